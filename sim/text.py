@@ -1,0 +1,46 @@
+"""Turn text into model tokens and token strings back into readable text.
+
+The tokeniser repeats corpus/tokenize.py (without its Gutenberg stripping, which only
+matters for whole books) because `sim` must run in the browser, where the corpus package
+and numpy are not available. tests/sim checks that both give the same tokens on the books.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Same pattern as corpus.tokenize.EN_TOKEN: a word (with inner apostrophes) or one mark.
+EN_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*|[^\sa-z0-9]")
+
+# English marks written against the word before them ("alice," "said:" "way—").
+EN_NO_SPACE_BEFORE = frozenset(",.;:!?)]}”'’—-…")
+# English marks written against the word after them ("“oh" "(and" "—so").
+EN_NO_SPACE_AFTER = frozenset("“‘([{—-")
+
+LANGUAGES = ("en", "zh")
+
+
+def tokenize(lang: str, text: str) -> list[str]:
+    """Split text the way the models were counted: en lower-cased words/marks, zh characters."""
+    if lang == "en":
+        text = " ".join(text.split()).lower().replace("\u2019", "'").replace("_", " ")
+        return EN_TOKEN.findall(text)
+    if lang == "zh":
+        return [ch for ch in text if not ch.isspace()]
+    raise ValueError(f"no tokenizer for language {lang!r}; known: {list(LANGUAGES)}")
+
+
+def detokenize(lang: str, tokens: list[str]) -> str:
+    """Join token strings for display: English with spaces where a reader expects them."""
+    if lang == "zh":
+        return "".join(tokens)
+    if lang != "en":
+        raise ValueError(f"no detokenizer for language {lang!r}; known: {list(LANGUAGES)}")
+    pieces: list[str] = []
+    glue_next = True  # no space before the very first token
+    for token in tokens:
+        if not glue_next and token not in EN_NO_SPACE_BEFORE:
+            pieces.append(" ")
+        pieces.append(token)
+        glue_next = token in EN_NO_SPACE_AFTER
+    return "".join(pieces)

@@ -1,0 +1,157 @@
+"""Lay the rendered sections into the page templates: full pages, embeds and the root index."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from .content import LANGS, LanguageContent
+from .errors import BuildError
+from .references import Sources
+
+REPO = Path(__file__).resolve().parent.parent
+TEMPLATES = REPO / "templates"
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str  # folder under the site root, "" for the root index
+    lang: str | None
+    embed: bool
+
+    @property
+    def depth(self) -> int:
+        return len([p for p in self.path.split("/") if p])
+
+    @property
+    def root(self) -> str:
+        """Relative path back to the site root, so the site works under any base path."""
+        return "../" * self.depth or "./"
+
+
+def page_route(lang: str, embed: bool) -> Route:
+    return Route(f"{'embed/' if embed else ''}{lang}/specdec/", lang, embed)
+
+
+ROUTES = [Route("", None, False)] + [page_route(l, e) for e in (False, True) for l in LANGS]
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def faq_jsonld(faq: list[dict], page_url: str) -> Markup:
+    """schema.org FAQPage for search engines; answers as plain text with their chapter link."""
+    doc = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {
+                "@type": "Question",
+                "name": item["q"],
+                "acceptedAnswer": {
+                    "@type": "Answer",
+                    "text": Markup(item["a"]).striptags(),
+                    "url": f"{page_url}#{item['chapter']}",
+                },
+            }
+            for item in faq
+        ],
+    }
+    # "</" cannot end the script element early once escaped this way.
+    return Markup(json.dumps(doc, ensure_ascii=False, indent=1).replace("</", "<\\/"))
+
+
+def alternates(base_url: str, contents: dict[str, LanguageContent]) -> list[dict]:
+    """hreflang links: every language's full page, and the chooser as x-default."""
+    links = [
+        {"hreflang": c.strings["html_lang"], "href": base_url + page_route(lang, False).path}
+        for lang, c in contents.items()
+    ]
+    return links + [{"hreflang": "x-default", "href": base_url}]
+
+
+def render_page(env, route: Route, content: LanguageContent, sections: list[dict], site: dict) -> str:
+    lang = content.lang
+    anchors = {s["anchor"] for s in sections}
+    for s in sections:
+        for item in s["faq"]:
+            if item["chapter"] not in anchors:
+                raise BuildError(f"site/{lang}: FAQ links to '#{item['chapter']}', which no section has")
+    faq = [item for s in sections for item in s["faq"]]
+    page_url = site["base_url"] + page_route(lang, False).path
+    template = env.get_template("embed.html" if route.embed else "page.html")
+    other = next(l for l in LANGS if l != lang)
+    return template.render(
+        route=route,
+        root=route.root,
+        lang=lang,
+        html_lang=content.strings["html_lang"],
+        csp=csp_meta(),
+        other={"lang": other, "path": page_route(other, route.embed).path},
+        t=content.strings,
+        chapters=[s for s in sections if s["is_chapter"]],
+        closing=[s for s in sections if not s["is_chapter"]],
+        faq_jsonld=faq_jsonld(faq, page_url) if faq else None,
+        page_url=page_url,
+        **site,
+    )
+
+
+def render_index(env, route: Route, contents: dict[str, LanguageContent], site: dict) -> str:
+    return env.get_template("index.html").render(
+        route=route,
+        root=route.root,
+        html_lang="en",
+        csp=csp_meta(),
+        strings={l: c.strings for l, c in contents.items()},
+        **site,
+    )
+
+
+def source_list(sources: Sources, lang: str) -> list[dict]:
+    out = []
+    for n, entry in enumerate(sources.entries, start=1):
+        supports = entry.get("supports", {})
+        out.append({**entry, "n": n, "supports_text": supports.get(lang, "")})
+    return out
+
+
+CSP_COMMON = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'none'"
+)
+# Course platforms frame the embed route; the full page may only be framed by itself.
+FRAME_ANCESTORS = {False: "'self'", True: "*"}
+
+
+def csp_meta() -> str:
+    """The policy as a <meta> tag can carry it (frame-ancestors only works as a header)."""
+    return CSP_COMMON
+
+
+def csp(embed: bool) -> str:
+    return f"{CSP_COMMON}; frame-ancestors {FRAME_ANCESTORS[embed]}"
+
+
+def headers_file() -> str:
+    """Response headers for static hosts that read a _headers file (Netlify, Cloudflare Pages)."""
+    rules = [
+        ("/*", csp(False)),
+        ("/embed/*", csp(True)),
+    ]
+    lines = []
+    for pattern, policy in rules:
+        lines += [pattern, f"  Content-Security-Policy: {policy}", "  X-Content-Type-Options: nosniff", ""]
+    return "\n".join(lines)

@@ -1,0 +1,134 @@
+"""The build, step by step: corpus -> models -> sim -> figures -> pages, into one staged folder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import assets, content, output, pages
+from .errors import BuildError
+from .frontmatter import load_toml
+from .models import build_model
+from .references import QuotedFigures, Sources
+from .sections import render_section
+
+REPO = Path(__file__).resolve().parent.parent
+SITE = REPO / "site"
+STAMP_DIR = REPO / ".cache"
+# Everything whose change can change the output; the corpus is covered by the manifest's hashes.
+INPUTS = ("build.py", "corpus", "sim", "sitebuild", "site", "templates", "package-lock.json")
+
+
+@dataclass
+class Options:
+    out: Path
+    corpus: Path
+    download: bool = False
+    force: bool = False
+    base_url: str | None = None
+    log: callable = print
+
+
+@dataclass
+class Result:
+    out: Path
+    skipped: bool
+    seconds: float
+    reports: list[str] = field(default_factory=list)
+
+
+def input_fingerprint(opts: Options) -> str:
+    digest = hashlib.sha256()
+    for name in INPUTS:
+        root = REPO / name
+        paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        for path in paths:
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(f"{opts.corpus}|{opts.download}|{opts.base_url}|{assets.pyodide_version()}".encode())
+    return digest.hexdigest()
+
+
+def _stamp_path(out: Path) -> Path:
+    return STAMP_DIR / f"build-stamp-{hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]}"
+
+
+def site_settings(opts: Options) -> dict:
+    meta = load_toml(SITE / "meta.toml")
+    base = opts.base_url or meta["base_url"]
+    if not base.endswith("/"):
+        base += "/"
+    return {"base_url": base, "updated": meta["updated"].isoformat()}
+
+
+def build(opts: Options) -> Result:
+    started = time.perf_counter()
+    fingerprint = input_fingerprint(opts)
+    stamp = _stamp_path(opts.out)
+    if not opts.force and opts.out.exists() and stamp.exists() and stamp.read_text() == fingerprint:
+        return Result(opts.out, True, time.perf_counter() - started, ["nothing changed"])
+
+    # Imported here so that a broken sim surfaces as a build error, after the content checks.
+    from sim.models import load_language
+
+    from . import bench_picture, figures
+
+    reports: list[str] = []
+    contents = content.load_all(SITE)
+    site = site_settings(opts)
+    models = {lang: build_model(lang, opts.corpus, opts.download) for lang in contents}
+    reports += [m.report for m in models.values()]
+    languages = {lang: load_language(json.loads(m.json_text)) for lang, m in models.items()}
+    raw_figures = figures.compute(languages)
+    sources = Sources.load(SITE / "sources.toml")
+
+    site["alternates"] = pages.alternates(site["base_url"], contents)
+    rendered = {}  # per language: the sections and the bench's first picture, shared by page and embed
+    for lang, language_content in contents.items():
+        values = {
+            "fig": figures.formatted(lang, raw_figures[lang]),
+            "paper": QuotedFigures.load(SITE / "quoted.toml", lang, sources),
+            "cite": sources.cite,
+            "meta": {**site, "canonical": site["base_url"] + pages.page_route(lang, False).path},
+        }
+        sections = [render_section(s, values) for s in language_content.sections]
+        rendered[lang] = (sections, bench_picture.render(languages[lang], language_content.strings))
+    env = pages.environment()
+    with output.staged(opts.out) as stage:
+        static_versions = assets.copy_static(SITE / "static", stage)
+        pyodide_rel = assets.copy_pyodide(stage)
+        sim_zip = assets.pack_sim(REPO / "sim")
+        (stage / "py").mkdir()
+        (stage / "py" / "sim.zip").write_bytes(sim_zip)
+        (stage / "models").mkdir()
+        model_versions = {}
+        for lang, model in models.items():
+            data = model.json_text.encode("utf-8")
+            (stage / "models" / f"{lang}.json").write_bytes(data)
+            model_versions[lang] = assets.short_hash(data)
+        runtime = {
+            "pyodide": pyodide_rel,
+            "sim": f"py/sim.zip?v={assets.short_hash(sim_zip)}",
+            "static": static_versions,
+            "models": model_versions,
+        }
+        for route in pages.ROUTES:
+            target = stage / route.path / "index.html"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            page_site = {**site, "runtime": runtime}
+            if route.lang is None:
+                html = pages.render_index(env, route, contents, page_site)
+            else:
+                sections, picture = rendered[route.lang]
+                page_site.update(sources=pages.source_list(sources, route.lang), bench=picture)
+                html = pages.render_page(env, route, contents[route.lang], sections, page_site)
+            target.write_text(html, encoding="utf-8")
+        (stage / "_headers").write_text(pages.headers_file(), encoding="utf-8")
+    STAMP_DIR.mkdir(exist_ok=True)
+    stamp.write_text(fingerprint)
+    return Result(opts.out, False, time.perf_counter() - started, reports)

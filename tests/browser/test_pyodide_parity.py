@@ -1,0 +1,41 @@
+"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6)."""
+
+import json
+
+import pytest
+
+from sim.session import open_session
+
+pytestmark = pytest.mark.browser
+
+CASES = [
+    {"draft": draft, "gamma": gamma, "greedy": greedy, "seed": seed}
+    for draft, gamma, greedy, seed in [
+        ("bigram", 4, False, 1), ("bigram", 8, False, 2024), ("unigram", 3, False, 7),
+        ("same", 4, False, 11), ("bigram", 4, True, 5), ("unigram", 1, False, 99),
+    ]
+]
+
+# Runs in the page: a second worker, started exactly as the page starts its own.
+RUN_IN_PYODIDE = """async ([cases, prefix]) => {
+  const { SimClient } = await import(new URL(document.body.dataset.worker.replace('sim-worker.js', 'sim-client.js'), document.baseURI).href);
+  const d = document.body.dataset;
+  const client = new SimClient({ workerURL: d.worker, pyodideURL: d.pyodide, simURL: d.sim, modelURL: d.model });
+  const runtime = await client.ready;
+  const traces = [];
+  for (const c of cases) traces.push(await client.call('step', { ...c, prefix }));
+  return { runtime, traces };
+}"""
+
+
+@pytest.mark.parametrize("lang,prefix", [("en", "said the"), ("zh", "慢慢")])
+def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix):
+    page.goto(f"{site_url}{lang}/specdec/")
+    got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix])
+    assert got["runtime"]["platform"] == "emscripten"
+    session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
+    for case, in_browser in zip(CASES, got["traces"]):
+        in_cpython = json.loads(json.dumps(session.step({**case, "prefix": prefix})))
+        assert in_browser.pop("runtime")["platform"] == "emscripten"
+        assert in_cpython.pop("runtime")["platform"] != "emscripten"
+        assert in_browser == in_cpython, case
