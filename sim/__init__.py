@@ -10,7 +10,7 @@ Runs unchanged in CPython 3.11+ and in Pyodide (no numpy there).
 """
 
 from .models import Language, NgramModel, load_language
-from .speculative import StepTrace, first_token, sample_target, speculative_step
+from .speculative import StepTrace, first_token, first_tokens, sample_target, speculative_step
 
-__all__ = ["Language", "NgramModel", "StepTrace", "first_token", "load_language",
+__all__ = ["Language", "NgramModel", "StepTrace", "first_token", "first_tokens", "load_language",
            "sample_target", "speculative_step"]

@@ -70,7 +70,8 @@ class Level:
             start, end = self.offsets[index], self.offsets[index + 1]
             row = Row(self.next[start:end], self.count[start:end])
             if row.seen != self.total[index] or row.types != self.types[index]:
-                raise ValueError(f"order-{self.order} table, row {index}: total/types disagree with the counts")
+                raise ValueError(
+                    f"order-{self.order} table, row {index}: total/types disagree with the counts")
             self._rows[index] = row
         return row
 

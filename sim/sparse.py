@@ -31,12 +31,25 @@ class Unigram:
         if not counts or min(counts) < 1:
             raise ValueError("every vocabulary token needs a unigram count of at least 1")
         self.counts = list(counts)
-        self.tokens = _int_sum(self.counts)  # N
+        self.tokens = sum(self.counts)  # N, an exact integer
         n = self.tokens
         self.probs = [c / n for c in self.counts]
         self.cumulative = list(accumulate(self.counts))  # integers: exact
         # sum_w P1(w) log P1(w), for entropies of distributions with a unigram tail.
         self.plogp_total = math.fsum(p * math.log(p) for p in self.probs)
+        self._by_frequency = None
+
+    @property
+    def by_frequency(self) -> list[int]:
+        """Ids from most to least frequent, ties by id. The models' vocabularies are already
+        in this order (then this is range(V)); hand-made models need not be."""
+        if self._by_frequency is None:
+            counts = self.counts
+            if all(counts[i] >= counts[i + 1] for i in range(len(counts) - 1)):
+                self._by_frequency = range(len(counts))
+            else:
+                self._by_frequency = sorted(range(len(counts)), key=lambda w: (-counts[w], w))
+        return self._by_frequency
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -44,13 +57,6 @@ class Unigram:
     def sample(self, rng) -> int:
         """Inverse CDF on the integer cumulative counts (one uniform draw)."""
         return bisect_right(self.cumulative, rng.random() * self.tokens)
-
-
-def _int_sum(values) -> int:
-    total = 0
-    for v in values:
-        total += v
-    return total
 
 
 class Row:
@@ -79,8 +85,7 @@ class ChainDistribution:
     argmax and entropy are computed on first use.
     """
 
-    __slots__ = ("rows", "base", "scale", "_support", "_support_set", "_outside_count",
-                 "_argmax", "_entropy", "_dense")
+    __slots__ = ("rows", "base", "scale", "_support", "_support_set", "_argmax", "_entropy")
 
     def __init__(self, rows: tuple[Row, ...], base: Unigram):
         self.rows = rows
@@ -92,10 +97,8 @@ class ChainDistribution:
         self.scale = scale
         self._support = None
         self._support_set = None
-        self._outside_count = None
         self._argmax = None
         self._entropy = None
-        self._dense = None
 
     # --- single tokens -------------------------------------------------------------
     def prob(self, w: int) -> float:
@@ -142,16 +145,17 @@ class ChainDistribution:
     def argmax(self) -> int:
         """Most likely token, ties to the lowest id (like max over the dense list).
 
-        Outside the support P(w) grows with P1(w), which never grows with the id (the
-        vocabulary is sorted by frequency), so the best token outside the support is the
-        lowest id missing from it.
+        Outside the support P(w) grows with P1(w), so the best token there is the most
+        frequent one missing from the support (lowest id among equals).
         """
         if self._argmax is None:
+            support_set = self.support_set
             candidates = list(self.support)
-            outside = _first_missing(candidates)
-            if outside < len(self.base):
-                candidates.append(outside)
-                candidates.sort()
+            for w in self.base.by_frequency:
+                if w not in support_set:
+                    candidates.append(w)
+                    break
+            candidates.sort()
             values = self.probs_at(candidates)
             best = 0
             for i in range(1, len(candidates)):
@@ -182,22 +186,8 @@ class ChainDistribution:
         return [[w, v] for w, v in enumerate(self.dense()) if v > 0.0]
 
     def dense(self) -> list[float]:
-        """All V probabilities (O(V); for display and checks, not for the step)."""
-        if self._dense is None:
-            self._dense = self.probs_at(list(range(len(self.base))))
-        return self._dense
-
-
-def _first_missing(sorted_ids: list[int]) -> int:
-    """Smallest non-negative integer not in a sorted list of distinct ones."""
-    lo, hi = 0, len(sorted_ids)
-    while lo < hi:  # the prefix [0, k) is complete iff sorted_ids[k-1] == k-1
-        mid = (lo + hi) // 2
-        if sorted_ids[mid] == mid:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+        """All V probabilities (O(V), not cached; for display and checks, not for the step)."""
+        return self.probs_at(range(len(self.base)))
 
 
 def outside_count(base: Unigram, ids) -> int:
@@ -212,23 +202,40 @@ def outside_count(base: Unigram, ids) -> int:
 class Residual:
     """max(0, p - q) normalised: what replaces a rejected guess. Also holds beta = sum min(p, q).
 
-    On the union U of both supports the values are computed token by token; outside U,
-    p - q = (scale_p - scale_q) * P1(w), so its mass is a scalar times the unigram mass
-    outside U and it is sampled by drawing from P1 until the token falls outside U.
+    Nested case (every draft on the bench): the draft's chain is the target's chain without
+    its top rows (bigram under trigram, unigram under anything, the target itself). Then
+    p(w) = A(w) + lam * q(w) with A supported on the top rows' continuations and lam < 1, so
+    p - q = A(w) - (1 - lam) q(w) is negative everywhere else: the residual lives on those
+    few ids only, and beta = 1 - its mass. Cost: the size of the target's top rows.
+
+    General case: on the union U of both supports the values are computed token by token;
+    outside U, p - q = (scale_p - scale_q) * P1(w), so its mass is a scalar times the unigram
+    mass outside U, and it is sampled by drawing from P1 until the token falls outside U.
+    Models over different unigram bases (hand-made ones in tests) take U = the whole vocabulary.
     """
 
     __slots__ = ("target", "draft", "union", "union_set", "head_ids", "head_weights",
-                 "head_cumulative", "head_mass", "tail_scale", "tail_mass", "total", "beta")
+                 "head_cumulative", "head_mass", "tail_scale", "tail_mass", "total", "beta",
+                 "_head")
 
-    def __init__(self, target: ChainDistribution, draft: ChainDistribution):
+    def __init__(self, target: ChainDistribution, draft: ChainDistribution, *, general: bool = False):
+        """general=True takes the union path even for nested chains (the tests compare both)."""
         self.target, self.draft = target, draft
-        union = sorted(target.support_set | draft.support_set)
-        self.union = union
-        self.union_set = frozenset(union)
-        p_values = target.probs_at(union)
-        q_values = draft.probs_at(union)
+        self._head = None
+        nested = len(draft.rows)
+        if not general and draft.base is target.base and target.rows[:nested] == draft.rows:
+            self._init_nested(target.rows[nested:])
+        else:
+            self._init_general()
+        self.head_cumulative = list(accumulate(self.head_weights))
+        self.total = self.head_mass + self.tail_mass  # = 1 - beta
+
+    def _differences(self, ids: list[int]):
+        """ids where p > q with p - q there, and min(p, q) at every id."""
+        p_values = self.target.probs_at(ids)
+        q_values = self.draft.probs_at(ids)
         head_ids, head_weights, mins = [], [], []
-        for w, p, q in zip(union, p_values, q_values):
+        for w, p, q in zip(ids, p_values, q_values):
             d = p - q
             if d > 0.0:
                 head_ids.append(w)
@@ -236,16 +243,36 @@ class Residual:
                 mins.append(q)
             else:
                 mins.append(p)
+        self.head_ids, self.head_weights = head_ids, head_weights
+        self.head_mass = math.fsum(head_weights)
+        return mins
+
+    def _init_nested(self, top_rows: tuple[Row, ...]):
+        if len(top_rows) == 1:
+            ids = top_rows[0].ids
+        else:
+            ids = sorted({w for row in top_rows for w in row.ids})
+        self.union = ids
+        self.union_set = None
+        self._differences(ids)
+        self.tail_scale = 0.0
+        self.tail_mass = 0.0
+        self.beta = 1.0 - self.head_mass
+
+    def _init_general(self):
+        target, draft = self.target, self.draft
+        if draft.base is target.base:
+            union = sorted(target.support_set | draft.support_set)
+        else:
+            union = list(range(len(target.base)))
+        self.union = union
+        self.union_set = frozenset(union)
+        mins = self._differences(union)
         base = target.base
         outside_share = outside_count(base, union) / base.tokens  # P1(outside U)
         tail_scale = target.scale - draft.scale
-        self.head_ids = head_ids
-        self.head_weights = head_weights
-        self.head_cumulative = list(accumulate(head_weights))
-        self.head_mass = math.fsum(head_weights)
         self.tail_scale = tail_scale if tail_scale > 0.0 else 0.0
         self.tail_mass = self.tail_scale * outside_share
-        self.total = self.head_mass + self.tail_mass  # = 1 - beta
         self.beta = math.fsum(mins) + min(target.scale, draft.scale) * outside_share
 
     def sample(self, rng) -> int:
@@ -263,30 +290,38 @@ class Residual:
             if w not in union:
                 return w
 
+    @property
+    def head(self) -> dict[int, float]:
+        if self._head is None:
+            self._head = dict(zip(self.head_ids, self.head_weights))
+        return self._head
+
     def prob(self, w: int) -> float:
         if self.total <= 0.0:
             return 0.0
-        if w in self.union_set:
-            d = self.target.prob(w) - self.draft.prob(w)
-            return d / self.total if d > 0.0 else 0.0
-        return self.tail_scale * self.target.base.probs[w] / self.total
+        d = self.head.get(w)
+        if d is not None:
+            return d / self.total
+        if self.tail_scale > 0.0 and w not in self.union_set:
+            return self.tail_scale * self.target.base.probs[w] / self.total
+        return 0.0
 
     def pairs(self) -> list[list]:
-        """[[id, prob], ...] for every id with prob > 0, sorted by id (JSON-ready, O(V))."""
+        """[[id, prob], ...] for every id with prob > 0, sorted by id (JSON-ready).
+
+        Short in the nested case; with a unigram tail it lists most of the vocabulary (O(V))."""
         if self.total <= 0.0:
             return []
         total = self.total
-        head = dict(zip(self.head_ids, self.head_weights))
+        if self.tail_scale <= 0.0:
+            return [[w, d / total] for w, d in zip(self.head_ids, self.head_weights)]
+        head, union, scale = self.head, self.union_set, self.tail_scale
         result = []
-        if self.tail_scale > 0.0:
-            union, scale, base = self.union_set, self.tail_scale, self.target.base.probs
-            for w, p1 in enumerate(base):
-                if w in union:
-                    d = head.get(w)
-                    if d is not None:
-                        result.append([w, d / total])
-                else:
-                    result.append([w, scale * p1 / total])
-        else:
-            result = [[w, d / total] for w, d in zip(self.head_ids, self.head_weights)]
+        for w, p1 in enumerate(self.target.base.probs):
+            if w in union:
+                d = head.get(w)
+                if d is not None:
+                    result.append([w, d / total])
+            else:
+                result.append([w, scale * p1 / total])
         return result

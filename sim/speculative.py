@@ -13,8 +13,11 @@ Two other rules exist for the page to show what goes wrong:
   broken: tokens the draft likes are then written too often.
 - "typical": Medusa's typical acceptance (Cai et al. 2024, arXiv:2401.10774, section 2.3.1):
   keep a guess x when p(x) > min(epsilon, delta * exp(-H(p))), H in nats, with the defaults
-  of the Medusa reference code, epsilon = 0.09 and delta = 0.3 = sqrt(epsilon); on rejection
-  a replacement is drawn from p. Not exact: the written tokens do not follow p.
+  of the Medusa reference code, epsilon = 0.09 and delta = 0.3 = sqrt(epsilon)
+  (posterior_threshold and posterior_alpha there, "recommended to be sqrt(posterior_threshold)");
+  the comparison is strict, as in that code. On rejection a replacement is drawn from p.
+  Not exact: guesses the target finds plausible are written whenever the draft offers them,
+  so the written tokens do not follow p (tests/sim shows a chi-square test catching it).
 
 Random numbers come only from the injected random.Random, in a fixed order (the draft's
 guesses, then one r per checked guess, then the replacement or bonus draw), so one seed gives
@@ -191,9 +194,17 @@ def _replacement(p: ChainDistribution, q: ChainDistribution, rule: str, rng):
 # --- the public entry points -------------------------------------------------------------------
 
 def speculative_step(target, draft, context, gamma, rng, *, greedy=False, rule="exact") -> StepTrace:
-    """Run one draft-then-check step after `context` (token ids) and return its trace."""
+    """Run one draft-then-check step after `context` (token ids) and return its trace.
+
+    rule is "exact", "replace_from_p" or "typical" (see the module docstring). With
+    greedy=True the draft and the target both take their most likely token (ties to the
+    lowest id), a guess is kept iff it is the target's choice, no random number is drawn,
+    and rule plays no part.
+    """
     context = _check_arguments(target, draft, context, gamma, rule)
-    running = list(context)
+    keep = max(target.order, draft.order) - 1  # the models look no further back
+    running = context[max(0, len(context) - keep):]
+    start = len(running)
     drafted = []
     for _ in range(gamma):
         q = draft.sparse(running)
@@ -206,7 +217,7 @@ def speculative_step(target, draft, context, gamma, rng, *, greedy=False, rule="
     replacement = residual = bonus = None
     rejected = False
     for i, (x, q) in enumerate(drafted):
-        p = target.sparse(running[: len(context) + i])
+        p = target.sparse(running[: start + i])
         p_x, q_x = p.prob(x), q.prob(x)
         if rejected:
             guesses.append(GuessCheck(x, q_x, p_x, p_x / q_x, None, False, False, p, q))
@@ -247,13 +258,24 @@ def first_token(target, draft, context, rng, *, rule="exact") -> tuple[int, bool
     Uses random numbers in the same order as speculative_step with gamma = 1, so it writes
     the same first token for the same generator state.
     """
+    return first_tokens(target, draft, context, rng, 1, rule=rule)[0]
+
+
+def first_tokens(target, draft, context, rng, n: int, *, rule="exact") -> list[tuple[int, bool]]:
+    """n independent speculative draws of the next token after the same context (the test
+    tube's rounds); each is what first_token would return, one after another."""
     _check_rule(rule)
+    if type(n) is not int or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
     context = target.check_context(context)
     q = draft.sparse(context)
-    x = q.sample(rng)
     p = target.sparse(context)
-    kept, _ = _kept(p.prob(x), q.prob(x), p, rule, rng)
-    if kept:
-        return x, True
-    token, _ = _replacement(p, q, rule, rng)
-    return token, False
+    draws = []
+    for _ in range(n):
+        x = q.sample(rng)
+        kept, _ = _kept(p.prob(x), q.prob(x), p, rule, rng)
+        if kept:
+            draws.append((x, True))
+        else:
+            draws.append((_replacement(p, q, rule, rng)[0], False))
+    return draws

@@ -88,9 +88,20 @@ def arithmetic_factor(alpha, gamma, c_hat=0.0):
 DEFAULT_PREFIX = {"en": "said the", "zh": "慢慢"}
 
 
+def default_prefix(language) -> list[int]:
+    """The bench's two-token prefix for the language; empty for models without those tokens."""
+    try:
+        return language.encode(DEFAULT_PREFIX.get(language.lang, ""))
+    except ValueError:
+        return []
+
+
 def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, seed: int = 2023,
             prefix_ids=None, greedy: bool = False, rule: str = "exact", c: float = 0.1) -> dict:
     """Write n_tokens (at least) by speculative decoding from a fixed seed and prefix; report.
+
+    prefix_ids defaults to DEFAULT_PREFIX ("said the", "慢慢"). The text runs on from step to
+    step; the last pass may overshoot n_tokens by up to gamma tokens ("tokens" says how many).
 
     alpha is the mean of beta = sum_x min(p(x), q(x)) over the positions where a guess was
     checked while writing the text: every position the target visited and judged a guess at
@@ -104,7 +115,7 @@ def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, 
     target = language.target
     keep = target.order - 1
     if prefix_ids is None:
-        prefix_ids = language.encode(DEFAULT_PREFIX.get(language.lang, ""))
+        prefix_ids = default_prefix(language)
     context = target.check_context(prefix_ids)[-keep:] if keep else []
     if type(n_tokens) is not int or n_tokens < 1:
         raise ValueError(f"n_tokens must be a positive integer, got {n_tokens!r}")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim import bench as bench_settings
 from sim import roofline as rl
 from sim import stats
+from sim.bench import Bench
 
 # --- Settings the chapters describe --------------------------------------------------------
 
@@ -20,22 +22,19 @@ MODEL = rl.model(rl.DEFAULT_MODEL)
 OTHER_GPUS = {"h200": rl.gpu("h200-sxm"), "a100": rl.gpu("a100-80gb-sxm")}
 
 BATCH = 64  # the batch chapter's example
-CONTEXT = 4096  # tokens of context per sequence in that example
-LANES_EXAMPLE = 9  # lanes lit in the read-head chapter: gamma = 8 guesses plus one
+CONTEXT = bench_settings.CONTEXT_TOKENS  # tokens of context per sequence, as on the bench
 
-# Theorem 3.11 of Leviathan et al. evaluated at their kind of example: alpha 0.6, gamma 2,
-# the draft's own arithmetic ignored (c_hat = 0).
+# Theorem 3.11 of Leviathan et al. evaluated at the brief's example (facts.md): alpha 0.6,
+# gamma 2, the draft's own arithmetic ignored (c_hat = 0).
 IDLE_ALPHA = 0.6
 IDLE_GAMMA = 2
 
-# The bench (see sim/session.py): default draft, gamma and cost of one draft run.
-DEFAULT_DRAFT = "bigram"
-DEFAULT_GAMMA = 4
-DRAFT_COST = 0.1  # c: the small drum turns in a tenth of the big drum's time
-LAB_GAMMA = 8  # the second suggested experiment (the bench's largest gamma)
-MAX_GAMMA_SEARCH = 32
-MEASURE_TOKENS = 2000
-MEASURE_SEED = 20230201  # fixed, so every build prints the same measured figures
+# The bench's own settings (sim/bench.py), so the text and the bench print the same numbers.
+DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
+DRAFT_COST = bench_settings.DRAFT_COST  # c: the small drum turns in a tenth of the big drum's time
+LAB_GAMMA = bench_settings.MAX_GAMMA  # the second suggested experiment: the bench's largest gamma
+LANES_EXAMPLE = LAB_GAMMA + 1  # lanes a pass at that gamma lights (chapter 11): guesses plus one
+MEASURE_TOKENS = bench_settings.READOUT_TOKENS
 
 
 def roofline_figures() -> dict[str, float | int | str]:
@@ -99,16 +98,11 @@ def roofline_figures() -> dict[str, float | int | str]:
 
 
 def bench_figures(language) -> dict[str, float | int | str]:
-    """The bench's own figures for one language's models, measured with a fixed seed."""
-    def run(draft: str, gamma: int = DEFAULT_GAMMA, greedy: bool = False) -> dict:
-        return stats.measure(
-            language, draft, gamma=gamma, n_tokens=MEASURE_TOKENS, seed=MEASURE_SEED, greedy=greedy
-        )
-
-    measured = run(DEFAULT_DRAFT)
+    """The bench's own readouts for one language's models (fixed seed): what the bench shows first."""
+    bench = Bench(language)
+    measured = bench.readouts({})
+    unigram = bench.readouts({"draft": "unigram"})
     alpha = measured["alpha"]
-    best = stats.best_gamma(alpha, DRAFT_COST, max_gamma=MAX_GAMMA_SEARCH)
-    unigram = run("unigram")
     return {
         "default_gamma": DEFAULT_GAMMA,
         "default_gamma_plus_one": DEFAULT_GAMMA + 1,
@@ -117,15 +111,16 @@ def bench_figures(language) -> dict[str, float | int | str]:
         "step_cost": DEFAULT_GAMMA * DRAFT_COST + 1,
         "lab_gamma": LAB_GAMMA,
         "measure_tokens": MEASURE_TOKENS,
+        "tube_draws": bench_settings.TUBE_DRAWS,
         "bench_alpha": alpha,
-        "bench_tokens_per_pass": measured["tokens_per_pass"],
-        "bench_tokens_per_pass_formula": stats.expected_tokens_per_pass(alpha, DEFAULT_GAMMA),
-        "bench_speedup": stats.speedup(alpha, DEFAULT_GAMMA, DRAFT_COST),
-        "bench_best_gamma": best,
-        "bench_best_speedup": stats.speedup(alpha, best, DRAFT_COST),
+        "bench_tokens_per_pass": measured["tokens_per_pass_counted"],
+        "bench_tokens_per_pass_formula": measured["tokens_per_pass_formula"],
+        "bench_speedup": measured["speedup"],
+        "bench_best_gamma": measured["best_gamma"],
+        "bench_best_speedup": measured["best_speedup"],
         "bench_lab_speedup": stats.speedup(alpha, LAB_GAMMA, DRAFT_COST),
         "bench_unigram_alpha": unigram["alpha"],
-        "bench_unigram_speedup": stats.speedup(unigram["alpha"], DEFAULT_GAMMA, DRAFT_COST),
+        "bench_unigram_speedup": unigram["speedup"],
         "same_alpha": 1,  # a copy of the target: every guess is kept
         "same_tokens_per_pass": DEFAULT_GAMMA + 1,
         "same_speedup": stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST),
@@ -223,6 +218,7 @@ FORMATS: dict[str, Format] = {
     "step_cost": Format(1),
     "lab_gamma": Format(0),
     "measure_tokens": Format(0),
+    "tube_draws": Format(0),
     "bench_alpha": Format(2),
     "bench_tokens_per_pass": Format(2),
     "bench_tokens_per_pass_formula": Format(2),

@@ -29,7 +29,6 @@ class Options:
     download: bool = False
     force: bool = False
     base_url: str | None = None
-    log: callable = print
 
 
 @dataclass
@@ -66,69 +65,85 @@ def site_settings(opts: Options) -> dict:
     return {"base_url": base, "updated": meta["updated"].isoformat()}
 
 
+def render_languages(contents, languages, site: dict, sources: Sources) -> dict:
+    """Per language: its rendered sections and the bench's first picture (shared by page and embed)."""
+    from . import bench_picture, figures
+
+    raw_figures = figures.compute(languages)
+    rendered = {}
+    for lang, language_content in contents.items():
+        values = {
+            "fig": figures.formatted(lang, raw_figures[lang]),
+            "paper": QuotedFigures.load(SITE / "quoted.toml", lang, sources),
+            "cite": sources.cite,
+            "meta": {
+                **site,
+                "title": language_content.strings["site_title"],
+                "canonical": site["base_url"] + pages.page_route(lang, False).path,
+            },
+        }
+        sections = [render_section(s, values) for s in language_content.sections]
+        rendered[lang] = (sections, bench_picture.render(languages[lang], language_content.strings))
+    return rendered
+
+
+def write_runtime(stage: Path, models: dict) -> dict:
+    """Static files, Pyodide, the sim archive and the models; return their versioned paths."""
+    static_versions = assets.copy_static(SITE / "static", stage)
+    pyodide_rel = assets.copy_pyodide(stage)
+    sim_zip = assets.pack_sim(REPO / "sim")
+    (stage / "py").mkdir()
+    (stage / "py" / "sim.zip").write_bytes(sim_zip)
+    (stage / "models").mkdir()
+    model_versions = {}
+    for lang, model in models.items():
+        data = model.json_text.encode("utf-8")
+        (stage / "models" / f"{lang}.json").write_bytes(data)
+        model_versions[lang] = assets.short_hash(data)
+    return {
+        "pyodide": pyodide_rel,
+        "sim": f"py/sim.zip?v={assets.short_hash(sim_zip)}",
+        "static": static_versions,
+        "models": model_versions,
+    }
+
+
+def write_pages(stage: Path, contents, rendered: dict, site: dict, sources: Sources) -> None:
+    env = pages.environment()
+    for route in pages.ROUTES:
+        target = stage / route.path / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if route.lang is None:
+            html = pages.render_index(env, route, contents, site)
+        else:
+            sections, picture = rendered[route.lang]
+            page_site = {**site, "sources": pages.source_list(sources, route.lang), "bench": picture}
+            html = pages.render_page(env, route, contents[route.lang], sections, page_site)
+        target.write_text(html, encoding="utf-8")
+    (stage / "_headers").write_text(pages.headers_file(), encoding="utf-8")
+
+
 def build(opts: Options) -> Result:
+    """Build the site into opts.out, or do nothing if no input changed since the last build there."""
     started = time.perf_counter()
     fingerprint = input_fingerprint(opts)
     stamp = _stamp_path(opts.out)
     if not opts.force and opts.out.exists() and stamp.exists() and stamp.read_text() == fingerprint:
         return Result(opts.out, True, time.perf_counter() - started, ["nothing changed"])
 
-    # Imported here so that a broken sim surfaces as a build error, after the content checks.
+    # Imported here so that a broken sim surfaces after the content checks have run.
     from sim.models import load_language
 
-    from . import bench_picture, figures
-
-    reports: list[str] = []
     contents = content.load_all(SITE)
     site = site_settings(opts)
-    models = {lang: build_model(lang, opts.corpus, opts.download) for lang in contents}
-    reports += [m.report for m in models.values()]
-    languages = {lang: load_language(json.loads(m.json_text)) for lang, m in models.items()}
-    raw_figures = figures.compute(languages)
-    sources = Sources.load(SITE / "sources.toml")
-
     site["alternates"] = pages.alternates(site["base_url"], contents)
-    rendered = {}  # per language: the sections and the bench's first picture, shared by page and embed
-    for lang, language_content in contents.items():
-        values = {
-            "fig": figures.formatted(lang, raw_figures[lang]),
-            "paper": QuotedFigures.load(SITE / "quoted.toml", lang, sources),
-            "cite": sources.cite,
-            "meta": {**site, "canonical": site["base_url"] + pages.page_route(lang, False).path},
-        }
-        sections = [render_section(s, values) for s in language_content.sections]
-        rendered[lang] = (sections, bench_picture.render(languages[lang], language_content.strings))
-    env = pages.environment()
+    models = {lang: build_model(lang, opts.corpus, opts.download) for lang in contents}
+    languages = {lang: load_language(json.loads(m.json_text)) for lang, m in models.items()}
+    sources = Sources.load(SITE / "sources.toml")
+    rendered = render_languages(contents, languages, site, sources)
     with output.staged(opts.out) as stage:
-        static_versions = assets.copy_static(SITE / "static", stage)
-        pyodide_rel = assets.copy_pyodide(stage)
-        sim_zip = assets.pack_sim(REPO / "sim")
-        (stage / "py").mkdir()
-        (stage / "py" / "sim.zip").write_bytes(sim_zip)
-        (stage / "models").mkdir()
-        model_versions = {}
-        for lang, model in models.items():
-            data = model.json_text.encode("utf-8")
-            (stage / "models" / f"{lang}.json").write_bytes(data)
-            model_versions[lang] = assets.short_hash(data)
-        runtime = {
-            "pyodide": pyodide_rel,
-            "sim": f"py/sim.zip?v={assets.short_hash(sim_zip)}",
-            "static": static_versions,
-            "models": model_versions,
-        }
-        for route in pages.ROUTES:
-            target = stage / route.path / "index.html"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            page_site = {**site, "runtime": runtime}
-            if route.lang is None:
-                html = pages.render_index(env, route, contents, page_site)
-            else:
-                sections, picture = rendered[route.lang]
-                page_site.update(sources=pages.source_list(sources, route.lang), bench=picture)
-                html = pages.render_page(env, route, contents[route.lang], sections, page_site)
-            target.write_text(html, encoding="utf-8")
-        (stage / "_headers").write_text(pages.headers_file(), encoding="utf-8")
+        site["runtime"] = write_runtime(stage, models)
+        write_pages(stage, contents, rendered, site, sources)
     STAMP_DIR.mkdir(exist_ok=True)
     stamp.write_text(fingerprint)
-    return Result(opts.out, False, time.perf_counter() - started, reports)
+    return Result(opts.out, False, time.perf_counter() - started, [m.report for m in models.values()])

@@ -14,7 +14,7 @@ from sitebuild.pipeline import Options, build
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site") / "_site"
-    build(Options(out=out, corpus=corpus_dir(), force=True, log=lambda *a: None))
+    build(Options(out=out, corpus=corpus_dir(), force=True))
     return out
 
 

@@ -10,24 +10,24 @@ PYODIDE_TIMEOUT_MS = 60_000
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_step_runs_in_pyodide_in_the_page(page, site_url, lang):
+    # The first live proof now lives in the bench: its "One step" button runs the sim in Pyodide.
     page.goto(f"{site_url}{lang}/specdec/")
-    step = page.locator("#live-step")
+    bench = page.locator("#b")
     # Before Pyodide: the build's CPython picture is already there.
-    assert step.get_attribute("data-platform") == "linux"
-    assert page.locator("#live-step .token").count() >= 2
-    status = page.locator("#live-step .runtime-status")
-    # Locator assertions, not wait_for_function: the page's CSP forbids string evaluation.
-    expect(status).to_have_attribute("data-state", "ready", timeout=PYODIDE_TIMEOUT_MS)
+    assert bench.get_attribute("data-platform") == "linux"
+    assert page.locator("#b .b-tape .b-tok").count() >= 2
+    assert page.locator("#b .b-slot--target").count() == 1
+    status = page.locator("#b .b-status")
+    page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS)
     assert "Python 3." in status.inner_text()
-    page.locator("#live-step button.step__run").click()
-    expect(step).to_have_attribute("data-platform", "emscripten")
-    assert step.get_attribute("data-seed") == "2"
-    tokens = page.locator("#live-step .token")
-    assert tokens.count() >= 2
-    assert page.locator("#live-step .token--target").count() == 1
-    assert "emscripten" in page.locator("#live-step .step__runtime").inner_text()
-    written = int(page.locator("#live-step .step__written").inner_text())
-    kept = page.locator("#live-step .token--kept").count()
+    page.locator("#b button.b-step").click()
+    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+    assert bench.get_attribute("data-seed") == "1"
+    assert page.locator("#b .b-tape .b-tok").count() >= 3
+    assert page.locator("#b .b-slot--target").count() == 1
+    assert "emscripten" in page.locator("#b .b-runtime-value").inner_text()
+    written = int(bench.get_attribute("data-written"))
+    kept = page.locator("#b .b-slot--kept").count()
     assert written == kept + 1
     assert not page.console_errors, page.console_errors
 

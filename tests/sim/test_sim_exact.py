@@ -4,12 +4,15 @@
 (b) On a tiny model: every path of one gamma = 3 step, enumerated; the written tokens
     follow the target's chained distribution.
 (d) For context-free models: the number of tokens written per pass has its exact law.
+For (b) and (d) the sampler is then checked against the enumerated laws by chi-square tests
+(false-alarm odds 1e-6, fixed seeds), each paired with a case that must fail.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+import random
+from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
@@ -17,9 +20,16 @@ import pytest
 from sim import stats
 from sim.models import NgramModel
 from sim.sparse import Unigram
-from sim.speculative import keep_probability, residual_distribution
+from sim.speculative import keep_probability, residual_distribution, speculative_step
 
 DRAFTS = ("bigram", "unigram", "same")
+FALSE_ALARM = 1e-6
+
+
+def goodness_of_fit(observed: list[int], probabilities: list[float]) -> tuple[float, float]:
+    """(Pearson statistic, critical value at odds FALSE_ALARM), rare categories pooled."""
+    statistic, df = stats.chi_square_statistic(observed, probabilities)
+    return statistic, stats.chi_square_critical(df, FALSE_ALARM)
 
 
 def first_token_law(p: list, q: list) -> list:
@@ -155,7 +165,8 @@ def assert_written_tokens_follow_target(target, law, context, gamma):
             assert starts_with.get(prefix, 0) == chained(p_at, context, prefix), (k, prefix)
 
 
-def skewed_unigram(tiny, counts):
+def skewed_unigram(counts):
+    """A context-free model with its own counts over the tiny vocabulary: a draft unlike the target."""
     return NgramModel("skewed", 1, Unigram(counts), [])
 
 
@@ -163,7 +174,7 @@ def skewed_unigram(tiny, counts):
 @pytest.mark.parametrize("context_text", ["", "a", "b a", "e e"])
 def test_every_path_of_a_step_keeps_the_target_law(tiny, draft_name, context_text):
     assert len(tiny.vocab) <= 6
-    draft = skewed_unigram(tiny, [1, 1, 2, 3, 9]) if draft_name == "skewed" else tiny.draft(draft_name)
+    draft = skewed_unigram([1, 1, 2, 3, 9]) if draft_name == "skewed" else tiny.draft(draft_name)
     context = tuple(tiny.encode(context_text))
     law = step_law(tiny.target, draft, context, gamma=3)
     assert_written_tokens_follow_target(tiny.target, law, context, gamma=3)
@@ -194,9 +205,9 @@ def tokens_per_pass_law(beta, gamma):
 
 
 @pytest.mark.parametrize("gamma", [1, 2, 4])
-def test_tokens_per_pass_law_for_context_free_models(tiny, gamma):
-    target = skewed_unigram(tiny, [5, 3, 1, 1, 2])
-    draft = skewed_unigram(tiny, [1, 2, 3, 4, 1])
+def test_tokens_per_pass_law_for_context_free_models(gamma):
+    target = skewed_unigram([5, 3, 1, 1, 2])
+    draft = skewed_unigram([1, 2, 3, 4, 1])
     p = target.distribution([], exact=True)
     beta = stats.beta(p, draft.distribution([], exact=True))
     assert 0 < beta < 1
@@ -208,3 +219,45 @@ def test_tokens_per_pass_law_for_context_free_models(tiny, gamma):
     # And the mean is the paper's (1 - beta^(gamma+1)) / (1 - beta).
     mean = sum(k * v for k, v in lengths.items())
     assert mean == stats.expected_tokens_per_pass(beta, gamma) == (1 - beta ** (gamma + 1)) / (1 - beta)
+
+
+# --- (b) on the tiny model: the sampler writes what the enumeration says ----------------------------
+
+def test_tiny_step_samples_follow_the_enumerated_law(tiny):
+    target, draft, gamma = tiny.target, tiny.draft("bigram"), 3
+    context = tiny.encode("b a")
+    law = step_law(target, draft, tuple(context), gamma)
+    outcomes = sorted(law)
+    rng = random.Random(15)
+    seen = Counter(tuple(speculative_step(target, draft, context, gamma, rng).written)
+                   for _ in range(30_000))
+    assert set(seen) <= set(law)
+    observed = [seen[o] for o in outcomes]
+    statistic, critical = goodness_of_fit(observed, [float(law[o]) for o in outcomes])
+    assert statistic < critical
+    # The broken rule's samples fail against the same law.
+    rng = random.Random(15)
+    broken = Counter(tuple(speculative_step(target, draft, context, gamma, rng,
+                                            rule="replace_from_p").written)
+                     for _ in range(30_000))
+    observed = [broken[o] for o in outcomes]
+    assert goodness_of_fit(observed, [float(law[o]) for o in outcomes])[0] > critical
+
+
+# --- (d) tokens per pass, by sampling -------------------------------------------------------------
+
+def test_tokens_per_pass_samples_follow_the_law():
+    target = NgramModel("t", 1, Unigram([5, 3, 1, 1, 2]), [])
+    draft = NgramModel("d", 1, Unigram([1, 2, 3, 4, 1]), [])
+    gamma = 4
+    beta = stats.beta(target.distribution([], exact=True), draft.distribution([], exact=True))
+    law = tokens_per_pass_law(beta, gamma)
+    rng = random.Random(16)
+    lengths = Counter(speculative_step(target, draft, [], gamma, rng).n_written for _ in range(30_000))
+    observed = [lengths[k] for k in sorted(law)]
+    expected = [float(law[k]) for k in sorted(law)]
+    statistic, critical = goodness_of_fit(observed, expected)
+    assert statistic < critical
+    # A law with a slightly different beta is rejected by the same samples.
+    wrong = tokens_per_pass_law(beta + Fraction(3, 100), gamma)
+    assert goodness_of_fit(observed, [float(wrong[k]) for k in sorted(law)])[0] > critical

@@ -1,5 +1,5 @@
 // Page glue: which chapter is in view, the language switch that keeps it, and the embed's height.
-import { startLiveStep } from "./live-step.js";
+import { startBench } from "./bench/bench.js";
 
 const body = document.body;
 
@@ -44,4 +44,4 @@ currentChapterTracker((section) => {
   document.dispatchEvent(new CustomEvent("specdec:chapter", { detail: { id: section.id, part: section.dataset.part } }));
 });
 if (body.dataset.embed === "true") reportHeightToParent();
-startLiveStep(body.dataset);
+startBench(body.dataset);

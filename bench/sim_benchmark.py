@@ -1,0 +1,160 @@
+"""How fast is the sim in CPython? Steps per second, distribution costs, load time, memory.
+
+    .venv/bin/python bench/sim_benchmark.py [--models DIR] [--steps N]
+
+Without --models the models are counted from the shared corpus in memory, as the build does;
+with it, DIR/en.json and DIR/zh.json are read (e.g. a built site's models/ folder).
+The issue's budget: one gamma = 4 step under 2 ms; the stretch goal is 0.2 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sim import stats  # noqa: E402
+from sim.models import load_language  # noqa: E402
+from sim.speculative import first_tokens, residual_of, speculative_step  # noqa: E402
+
+GAMMA = 4
+DRAFT_COST = 0.1
+
+
+def model_json(lang: str, models_dir: Path | None) -> str:
+    if models_dir is not None:
+        return (models_dir / f"{lang}.json").read_text(encoding="utf-8")
+    from corpus import count, export, sources, tokenize
+
+    root = sources.corpus_dir()
+    tokens = [t for text in sources.read_book(lang, root) for t in tokenize.tokenize(lang, text)]
+    return export.to_json(lang, count.count_ngrams(tokens), [])
+
+
+def timed(fn, repeat: int) -> float:
+    """Mean seconds per call."""
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    return (time.perf_counter() - start) / repeat
+
+
+def run_steps(language, n_steps: int, seed: int, draft: str = "bigram"):
+    """n_steps speculative steps continuing the text; returns (seconds, contexts visited)."""
+    target, q = language.target, language.draft(draft)
+    context = language.encode(stats.DEFAULT_PREFIX[language.lang])
+    rng = random.Random(seed)
+    contexts = []
+    start = time.perf_counter()
+    for _ in range(n_steps):
+        trace = speculative_step(target, q, context, GAMMA, rng)
+        context = (context + trace.written)[-2:]
+        contexts.append(context)
+    return time.perf_counter() - start, contexts
+
+
+def bench_language(lang: str, text: str, n_steps: int) -> None:
+    print(f"\n== {lang} ==")
+    gc.collect()
+    t0 = time.perf_counter()
+    doc = json.loads(text)
+    t1 = time.perf_counter()
+    language = load_language(doc)
+    t2 = time.perf_counter()
+    print(f"model JSON {len(text.encode('utf-8')):,} bytes; json.loads {1e3 * (t1 - t0):.1f} ms, "
+          f"load_language {1e3 * (t2 - t1):.1f} ms")
+
+    cold, contexts = run_steps(language, n_steps, seed=1)
+    warm, _ = run_steps(language, n_steps, seed=1)  # same path again: every cache warm
+    other, _ = run_steps(language, n_steps, seed=2)  # new path, caches partly warm
+    print(f"speculative_step gamma={GAMMA}, bigram draft, {n_steps:,} steps continuing the text:")
+    for label, seconds in (("cold caches", cold), ("same path again (warm)", warm),
+                           ("another seed (partly warm)", other)):
+        print(f"  {label:28s} {1e6 * seconds / n_steps:8.1f} us/step  {n_steps / seconds:9,.0f} steps/s")
+
+    rng = random.Random(3)
+    for name in ("bigram", "unigram"):
+        trace = speculative_step(language.target, language.draft(name), contexts[-1], GAMMA, rng)
+        while trace.residual is None:
+            trace = speculative_step(language.target, language.draft(name), contexts[-1], GAMMA, rng)
+        per_dict = timed(trace.to_dict, 50)
+        print(f"  StepTrace.to_dict after a rejection, {name} draft: {1e6 * per_dict:.0f} us "
+              f"({len(trace.residual.pairs())} residual entries)")
+
+    sample = contexts[:: max(1, len(contexts) // 200)]
+    target = language.target
+    dense = timed(lambda: [target.distribution(c) for c in sample], 3) / len(sample)
+    cached = timed(lambda: [target.sparse(c) for c in sample], 20) / len(sample)
+    lookups = timed(lambda: [target.sparse(c).prob(7) for c in sample], 20) / len(sample)
+
+    def cold_chains():
+        target._by_tail.clear()
+        target._chains.clear()
+        for c in sample:
+            target.sparse(c)
+    cold_chain = timed(cold_chains, 3) / len(sample)
+    draft = language.draft("bigram")
+    pairs = [(target.sparse(c), draft.sparse(c)) for c in sample]
+    residual_cost = timed(lambda: [type(residual_of(p, q))(p, q) for p, q in pairs], 3) / len(pairs)
+    print(f"one target distribution over {len(sample)} visited contexts:")
+    print(f"  dense (V={len(language.vocab)} floats)        {1e6 * dense:8.1f} us")
+    print(f"  sparse, cached lookup             {1e6 * cached:8.2f} us  (+ one prob: {1e6 * lookups:.2f} us)")
+    print(f"  sparse, built from cold           {1e6 * cold_chain:8.2f} us")
+    print(f"  residual max(0,p-q) and beta      {1e6 * residual_cost:8.1f} us  (uncached; cached after)")
+
+    tube = timed(lambda: first_tokens(target, draft, contexts[0], rng, 50), 40)
+    print(f"test tube round (50 speculative first tokens): {1e3 * tube:.2f} ms")
+
+    start = time.perf_counter()
+    m = stats.measure(language, "bigram", gamma=GAMMA, n_tokens=2000, seed=20230201)
+    seconds = time.perf_counter() - start
+    best = stats.best_gamma(m["alpha"], DRAFT_COST)
+    print(f"measure (2,000 tokens, bigram draft, gamma {GAMMA}): {seconds:.2f} s")
+    print(f"  alpha {m['alpha']:.3f} (acceptance rate {m['acceptance_rate']:.3f}); "
+          f"tokens per pass {m['tokens_per_pass']:.2f} counted, "
+          f"{stats.expected_tokens_per_pass(m['alpha'], GAMMA):.2f} by the formula; "
+          f"best gamma at c={DRAFT_COST}: {best} "
+          f"(speed-up {stats.speedup(m['alpha'], best, DRAFT_COST):.2f}x vs "
+          f"{stats.speedup(m['alpha'], GAMMA, DRAFT_COST):.2f}x at gamma {GAMMA})")
+    peak_load, peak_steps = memory_peaks(text, n_steps)
+    print(f"tracemalloc peak: parse + load {peak_load / 1e6:.1f} MB; "
+          f"then {n_steps:,} steps (caches) {peak_steps / 1e6:.1f} MB more")
+
+
+def memory_peaks(text: str, n_steps: int) -> tuple[int, int]:
+    """Peak traced memory of parsing and loading, then of running steps on top (separate run:
+    tracemalloc slows Python down several times, so no timing is taken with it on)."""
+    gc.collect()
+    tracemalloc.start()
+    language = load_language(json.loads(text))
+    loaded, peak_load = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    run_steps(language, n_steps, seed=1)
+    _, peak_steps = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak_load, peak_steps - loaded
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, help="folder with en.json and zh.json")
+    parser.add_argument("--steps", type=int, default=5000)
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]} on {sys.platform}")
+    texts = {lang: model_json(lang, args.models) for lang in ("en", "zh")}
+    for lang, text in texts.items():
+        bench_language(lang, text, args.steps)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"\nmax RSS of this process: {rss / 1024:.0f} MB (includes numpy and the corpus build)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Content loading and the parity check between languages, on tiny sites the tests write."""
+
+from pathlib import Path
+
+import pytest
+
+from sitebuild.content import load_all, load_section
+from sitebuild.errors import BuildError
+from sitebuild.markdown import to_html
+from sitebuild.references import Sources
+from sitebuild.sections import render_section
+
+CHAPTER = '+++\ntitle = "{title}"\ncaption = "{caption}"\npart = "drum"\n+++\n\n{body}\n'
+
+
+def write_site(root: Path, en_body: str, zh_body: str, zh_strings: str = 'a = "甲"\n') -> Path:
+    for lang, body, strings in (("en", en_body, 'a = "A"\n'), ("zh", zh_body, zh_strings)):
+        (root / lang).mkdir(parents=True)
+        (root / lang / "01-onebyone.md").write_text(CHAPTER.format(title="T", caption="C", body=body))
+        (root / lang / "strings.toml").write_text(strings)
+    return root
+
+
+def test_matching_languages_load(tmp_path):
+    site = write_site(tmp_path, "Fast: {{ fig.ms }} [x](#onebyone)", "快：{{ fig.ms }} [甲](#onebyone)")
+    content = load_all(site)
+    assert [s.anchor for s in content["zh"].chapters] == ["onebyone"]
+
+
+@pytest.mark.parametrize(
+    "en,zh,what",
+    [
+        ("{{ fig.ms }}", "{{ fig.tokens }}", "figures"),
+        ('{{ cite("a") }}', '{{ cite("b") }}', "citations"),
+        ("[x](#alpha)", "[x](#beta)", "links"),
+        ("{{ paper.t5 }}", "", "quoted figures"),
+    ],
+)
+def test_languages_that_differ_fail_naming_what_and_where(tmp_path, en, zh, what):
+    site = write_site(tmp_path, en, zh)
+    with pytest.raises(BuildError, match=rf"differ in {what} \(01-onebyone\.md\)"):
+        load_all(site)
+
+
+def test_interface_strings_must_match(tmp_path):
+    site = write_site(tmp_path, "x", "x", zh_strings='b = "乙"\n')
+    with pytest.raises(BuildError, match=r"interface strings.*\['a'\].*\['b'\]"):
+        load_all(site)
+
+
+def test_missing_chapter_in_one_language_fails(tmp_path):
+    site = write_site(tmp_path, "x", "x")
+    (site / "en" / "02-batch.md").write_text(CHAPTER.format(title="T", caption="C", body="x"))
+    with pytest.raises(BuildError, match=r"content files.*02-batch\.md"):
+        load_all(site)
+
+
+def test_bad_front_matter_names_the_file(tmp_path):
+    path = tmp_path / "01-onebyone.md"
+    path.write_text("+++\ntitle = \n+++\n")
+    with pytest.raises(BuildError, match="01-onebyone.md: front matter is not valid TOML"):
+        load_section(path)
+    path.write_text('+++\ntitle = "x"\n+++\n')
+    with pytest.raises(BuildError, match="lacks caption, part"):
+        load_section(path)
+
+
+def test_unknown_figure_fails_the_build_naming_the_file(tmp_path):
+    path = tmp_path / "01-onebyone.md"
+    path.write_text(CHAPTER.format(title="T", caption="C", body="{{ fig.nope }}"))
+    with pytest.raises(BuildError, match=r"01-onebyone\.md \(body\).*nope"):
+        render_section(load_section(path), {"fig": {}})
+
+
+def test_math_becomes_mathml_and_dollars_in_prose_stay_text():
+    html = to_html("Cost $\\gamma c + 1$ per step, from $5 to $6.\n\n$$\\frac{1}{2}$$\n")
+    assert "<math" in html and "<mi>&#x003B3;</mi>" in html
+    assert "from $5 to $6" in html
+    assert 'display="block"' in html
+
+
+def test_citations_are_numbered_in_source_order(tmp_path):
+    path = tmp_path / "sources.toml"
+    path.write_text(
+        '[[source]]\nid = "a"\ntitle = "A"\nurl = "https://a"\n'
+        '[[source]]\nid = "b"\ntitle = "B"\nurl = "https://b"\n'
+    )
+    sources = Sources.load(path)
+    assert str(sources.cite("b", "a")) == (
+        '<sup class="cite">[<a href="#src-a">1</a>, <a href="#src-b">2</a>]</sup>'
+    )
+    with pytest.raises(BuildError, match="unknown source 'c'"):
+        sources.cite("c")
