@@ -204,6 +204,8 @@ export function startBench(config) {
       const ro = await sim.call("readouts", state.settings);
       state.readouts = ro;
       readouts.show(ro, state.settings);
+      strip.querySelector(".b-strip__alpha").textContent = fmt.num(ro.alpha, 3);
+      strip.querySelector(".b-strip__tpp").textContent = fmt.num(ro.tokens_per_pass_counted, 2);
       machine.setRoofline(ro.roofline, state.settings.gamma + 1);
       root.dataset.readouts = queryString(ro.settings, { steps: 0, rounds: 0 });
     } finally {
@@ -341,10 +343,22 @@ export function startBench(config) {
   // --- chapters drive the bench --------------------------------------------------------------------
   const focusables = [...root.querySelectorAll("[data-parts]")];
   const bench = root.closest(".bench");
+  const strip = root.querySelector(".b-strip");
+  const back = root.querySelector(".b-back");
+  if ("IntersectionObserver" in window) {
+    // Phones: the strip steps aside while the bench itself is on screen.
+    new IntersectionObserver((entries) => {
+      for (const e of entries) strip.classList.toggle("b-away", e.isIntersecting);
+    }).observe(root.querySelector(".b-machine-panel"));
+  }
   document.addEventListener("specdec:chapter", (event) => {
     const part = event.detail && event.detail.part;
-    if (!part || root.dataset.focus === part) return;
+    if (!part) return;
+    back.querySelector("a").setAttribute("href", "#" + event.detail.id);
+    back.hidden = false;
+    if (root.dataset.focus === part) return;
     root.dataset.focus = part;
+    strip.querySelector(".b-strip__part").textContent = strings["b_partname_" + part] || "";
     const whole = part === "parts" || part === "lab" || part === "selfdraft";
     let first = null;
     for (const f of focusables) {
@@ -380,6 +394,7 @@ export function startBench(config) {
       controls.enable(true);
       state.ready = true;
       root.dataset.mode = "live";
+      if (performance.mark) performance.mark("specdec:bench-live");
       setStatus("ready", strings.b_ready.replace("{python}", `Python ${runtime.python}`), 4);
       // Warm the sim's readout run in the background, so the first slider move answers quickly.
       if (!link.hasAny) serial(() => sim.call("readouts", state.settings));

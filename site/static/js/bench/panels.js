@@ -160,6 +160,8 @@ export class Readouts {
     this.out(".b-batch-echo", f.int(rf.batch));
     this.out(".b-tps-weights", f.int(rf.tokens_per_s_weights_only));
     this.out(".b-tps-cache", f.int(rf.tokens_per_s_with_cache));
+    this.out(".b-tps-plain-weights", f.int(rf.plain.weights_only.tokens_per_s));
+    this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
     this.out(".b-arith", f.pct(rf.arith_busy_fraction));
     this.drawCurve(ro.curve, settings.gamma, ro.best_gamma);
   }
