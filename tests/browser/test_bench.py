@@ -169,7 +169,12 @@ def test_url_state_survives_a_reload(page, site_url):
         settle(page)
     page.locator("#b button.b-round").click()
     settle(page)
+    page.locator("#b button.b-new").click()  # a new seed: new sentence, tubes redrawn under it
+    settle(page)
+    page.locator("#b button.b-step").click()
+    settle(page)
     query = parse_qs(urlparse(page.url).query)
+    assert query["seed"] == ["2"] and query["rounds"] == ["2"] and query["steps"] == ["2"]
     assert query["draft"] == ["same"] and query["gamma"] == ["6"] and query["batch"] == ["64"]
     before = (tape_text(page), tube_counts(page), page.locator("#b .b-readouts").inner_text())
     page.reload()
@@ -194,3 +199,33 @@ def test_bad_url_parameters_are_named_and_defaults_used(page, site_url):
     assert page.locator("#b select[name=draft]").input_value() == "bigram"
     assert page.locator("#b input[name=batch]").input_value() == "12"  # the good one is kept
     assert not page.console_errors, page.console_errors
+
+
+@pytest.mark.parametrize("breakage", ["no-webassembly", "no-worker"])
+def test_without_python_the_picture_stays_with_a_message(page, site_url, breakage):
+    if breakage == "no-webassembly":
+        page.add_init_script("delete window.WebAssembly")
+    else:
+        page.route("**/sim-worker.js*", lambda route: route.abort())
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
+    assert "could not start" in page.locator("#b .b-status").inner_text()
+    assert page.locator("#b").get_attribute("data-platform") == "linux"
+    assert page.locator("#b .b-tape .b-tok").count() >= 3
+    assert page.locator("#b .b-meter:not(.b-off)").count() == 4
+    assert page.locator("#b .b-tube-table tbody tr").count() == 9
+    assert page.locator("#b button.b-step").is_disabled()
+
+
+def test_parts_can_be_looked_at_alone(page, site_url):
+    page.emulate_media(reduced_motion="reduce")
+    open_bench(page, f"{site_url}zh/specdec/")
+    part = page.locator("#b .b-part[data-part-name=cabinet]")
+    part.focus()
+    page.keyboard.press("Enter")
+    assert part.get_attribute("aria-pressed") == "true"
+    assert page.locator("#b .b-part-info").is_visible()
+    assert "抽屉" in page.locator("#b .b-part-info").inner_text()
+    page.keyboard.press("Enter")
+    assert part.get_attribute("aria-pressed") == "false"
+    assert page.locator("#b .b-part-info").is_hidden()

@@ -72,10 +72,25 @@ export function startBench(config) {
   };
   setStatus("loading", strings.loading_runtime, 0);
 
+  let lastProgress = performance.now();
   const sim = connect(config, (stage) => {
+    lastProgress = performance.now();
+    if (performance.mark) performance.mark(`specdec:stage-${stage}`);
     const i = STAGES.indexOf(stage);
     setStatus("loading", strings[`loading_${stage}`] || strings.b_loading_init, i + 1);
   });
+  // A runtime that stops reporting progress (a download cut off inside Pyodide) is named as such.
+  const watchdog = setInterval(() => {
+    if (state.ready || statusBox.dataset.state === "failed") return clearInterval(watchdog);
+    const quiet = performance.now() - lastProgress;
+    if (quiet > 120_000) {
+      clearInterval(watchdog);
+      controls.enable(false);
+      setStatus("failed", strings.b_failed.replace("{error}", strings.b_timeout));
+    } else if (quiet > 20_000) {
+      statusText.textContent = strings.b_slow;
+    }
+  }, 2000);
 
   // One operation at a time: the worker answers in order, and the drawing must not interleave.
   let queue = Promise.resolve();
@@ -164,6 +179,8 @@ export function startBench(config) {
 
   async function drawStep(res) {
     const guesses = res.guesses;
+    const mode = res.settings.greedy ? "greedy" : res.settings.rule;
+    for (const note of root.querySelectorAll(".b-bridge-mode")) note.hidden = note.dataset.mode !== mode;
     const gamma = guesses.length;
     machine.clearSlots();
     bridge.clear(gamma);
@@ -321,8 +338,19 @@ export function startBench(config) {
       if (res) announce(stepLine(res));
     }),
     onNew: () => serial(async () => {
+      // The seed names the whole experiment in a link, so the tubes are redrawn under the new one
+      // (same number of rounds) and the link still reproduces them.
       state.settings = { ...state.settings, seed: (state.settings.seed + 1) % 4294967296 };
       controls.set(state.settings);
+      root.dataset.seed = String(state.settings.seed);
+      const rounds = state.rounds;
+      state.rounds = 0;
+      tubes.clear();
+      const was = motion.instant;
+      motion.instant = true;
+      for (let i = 0; i < rounds; i++) await tubeRound();
+      motion.instant = was;
+      tubes.draw();
       await newSentence();
       const res = await step(true);
       if (res) announce(stepLine(res));
@@ -349,7 +377,7 @@ export function startBench(config) {
     // Phones: the strip steps aside while the bench itself is on screen.
     new IntersectionObserver((entries) => {
       for (const e of entries) strip.classList.toggle("b-away", e.isIntersecting);
-    }).observe(root.querySelector(".b-machine-panel"));
+    }).observe(root);
   }
   document.addEventListener("specdec:chapter", (event) => {
     const part = event.detail && event.detail.part;
@@ -358,6 +386,7 @@ export function startBench(config) {
     back.hidden = false;
     if (root.dataset.focus === part) return;
     root.dataset.focus = part;
+    machine.svg.classList.toggle("b-exploded", part === "parts");
     strip.querySelector(".b-strip__part").textContent = strings["b_partname_" + part] || "";
     const whole = part === "parts" || part === "lab" || part === "selfdraft";
     let first = null;
@@ -374,6 +403,36 @@ export function startBench(config) {
       if (!visible) bench.scrollTo({ top: Math.max(0, top - 8), behavior: motion.still ? "auto" : "smooth" });
     }
   });
+
+  // --- the parts, one by one: press a part to see it alone (and again to see them all) ----------------
+  const partButtons = [...root.querySelectorAll(".b-part[data-part-name]")];
+  const info = root.querySelector(".b-part-info");
+  function isolate(name) {
+    const svg = machine.svg;
+    const same = svg.dataset.isolate === name;
+    const next = same ? "" : name;
+    svg.dataset.isolate = next;
+    svg.classList.toggle("b-isolating", Boolean(next));
+    for (const b of partButtons) {
+      const on = b.dataset.partName === next;
+      b.classList.toggle("b-isolated", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    info.hidden = !next;
+    if (next) {
+      info.querySelector(".b-part-info__name").textContent = strings["b_partname_" + next];
+      info.querySelector(".b-part-info__text").textContent = strings["b_partdesc_" + next];
+    }
+  }
+  for (const b of partButtons) {
+    b.addEventListener("click", () => isolate(b.dataset.partName));
+    b.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        isolate(b.dataset.partName);
+      }
+    });
+  }
 
   // --- start ------------------------------------------------------------------------------------------
   const link = readQuery();

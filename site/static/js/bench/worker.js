@@ -1,4 +1,5 @@
-// The bench's line to the sim worker: one SimClient, with timings kept for bench/browser_perf.py.
+// The bench's line to the sim worker (sim-client.js), with each call's time kept for
+// bench/browser_perf.py.
 import { SimClient } from "../sim-client.js";
 
 export const STAGES = ["runtime", "package", "model"];
