@@ -34,8 +34,8 @@ def pyodide_version() -> str:
     return json.loads(manifest.read_text())["version"]
 
 
-def copy_pyodide(out: Path) -> str:
-    """Copy the runtime under a versioned folder and return its path relative to the site."""
+def copy_pyodide(out: Path) -> tuple[str, int]:
+    """Copy the runtime under a versioned folder; return its path relative to the site and its bytes."""
     version = pyodide_version()
     rel = f"pyodide/v{version}/"
     target = out / rel
@@ -45,7 +45,7 @@ def copy_pyodide(out: Path) -> str:
         if not source.exists():
             raise BuildError(f"{source}: missing from the Pyodide npm package")
         shutil.copyfile(source, target / name)
-    return rel
+    return rel, sum((target / name).stat().st_size for name in PYODIDE_FILES)
 
 
 def pack_sim(package: Path) -> bytes:

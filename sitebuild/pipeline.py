@@ -90,7 +90,7 @@ def render_languages(contents, languages, site: dict, sources: Sources) -> dict:
 def write_runtime(stage: Path, models: dict) -> dict:
     """Static files, Pyodide, the sim archive and the models; return their versioned paths."""
     static_versions = assets.copy_static(SITE / "static", stage)
-    pyodide_rel = assets.copy_pyodide(stage)
+    pyodide_rel, pyodide_bytes = assets.copy_pyodide(stage)
     sim_zip = assets.pack_sim(REPO / "sim")
     (stage / "py").mkdir()
     (stage / "py" / "sim.zip").write_bytes(sim_zip)
@@ -102,6 +102,7 @@ def write_runtime(stage: Path, models: dict) -> dict:
         model_versions[lang] = assets.short_hash(data)
     return {
         "pyodide": pyodide_rel,
+        "pyodide_mb": round(pyodide_bytes / 1e6),  # the loading message tells readers what to expect
         "sim": f"py/sim.zip?v={assets.short_hash(sim_zip)}",
         "static": static_versions,
         "models": model_versions,

@@ -70,14 +70,16 @@ export function startBench(config) {
     if (value != null) progressBar.value = value;
     progressBar.hidden = kind === "ready" || kind === "failed";
   };
-  setStatus("loading", strings.loading_runtime, 0);
+  const stageText = (stage) => (strings[`loading_${stage}`] || strings.b_loading_init)
+    .replace("{size}", document.body.dataset.pyodideMb);
+  setStatus("loading", stageText("runtime"), 0);
 
   let lastProgress = performance.now();
   const sim = connect(config, (stage) => {
     lastProgress = performance.now();
     if (performance.mark) performance.mark(`specdec:stage-${stage}`);
     const i = STAGES.indexOf(stage);
-    setStatus("loading", strings[`loading_${stage}`] || strings.b_loading_init, i + 1);
+    setStatus("loading", stageText(stage), i + 1);
   });
   // A runtime that stops reporting progress (a download cut off inside Pyodide) is named as such.
   const watchdog = setInterval(() => {

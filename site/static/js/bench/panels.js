@@ -205,7 +205,7 @@ export class Exactness {
     this.context.textContent = contextText;
     this.beta.textContent = f.num(ex.beta, 3);
     const pmax = Math.max(...ex.tokens.map((r) => Math.max(r.p, r.q)));
-    const w = (v) => (v / pmax) * 200;
+    const w = (v) => (v / pmax) * 175;  // bar scale, as in templates/_bench.html
     this.rows.forEach((g, i) => {
       const row = ex.tokens[i];
       g.classList.toggle("b-off", !row);
