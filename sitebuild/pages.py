@@ -101,6 +101,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         other={"lang": other, "path": page_route(other, route.embed).path},
         t=content.strings,
         chapters=[s for s in sections if s["is_chapter"]],
+        titles={s["anchor"]: s["title"] for s in sections},
         closing=[s for s in sections if not s["is_chapter"]],
         faq_jsonld=faq_jsonld(faq, page_url) if faq else None,
         page_url=page_url,
