@@ -36,13 +36,13 @@ DRAFT_COST = 0.1
 
 
 def model_json(lang: str, models_dir: Path | None) -> str:
+    """A built site's model file, or the model counted afresh exactly as the build counts it."""
     if models_dir is not None:
         return (models_dir / f"{lang}.json").read_text(encoding="utf-8")
-    from corpus import count, export, sources, tokenize
+    from corpus.sources import corpus_dir
+    from sitebuild.models import build_model
 
-    root = sources.corpus_dir()
-    tokens = [t for text in sources.read_book(lang, root) for t in tokenize.tokenize(lang, text)]
-    return export.to_json(lang, count.count_ngrams(tokens), [])
+    return build_model(lang, corpus_dir()).json_text
 
 
 def timed(fn, repeat: int) -> float:

@@ -11,16 +11,17 @@ from __future__ import annotations
 import json
 import math
 
+from sim import bench
 from sim.session import Session
 
 from .errors import BuildError
 
-FIRST_SEED = 1
-DEFAULTS = {"draft": "bigram", "gamma": 4, "greedy": False, "batch": 1, "seed": FIRST_SEED, "rule": "exact"}
-TUBE_DRAWS = 50
+DEFAULTS = bench.DEFAULTS  # the settings a page opens with, as the sim defines them
+FIRST_SEED = DEFAULTS["seed"]
+TUBE_DRAWS = bench.TUBE_DRAWS
 TUBE_TOP = 8
 EXACTNESS_TOP = 6
-MAX_GAMMA = 8
+MAX_GAMMA = bench.MAX_GAMMA
 DRAWERS_SHOWN = 16
 TAPE_SHOWN = 60
 

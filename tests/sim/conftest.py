@@ -15,11 +15,10 @@ from sim.models import load_language
 
 
 def build_model_doc(lang: str) -> dict:
-    from corpus import count, export, sources, tokenize
+    from corpus.sources import corpus_dir
+    from sitebuild.models import build_model
 
-    root = sources.corpus_dir()
-    tokens = [t for text in sources.read_book(lang, root) for t in tokenize.tokenize(lang, text)]
-    return json.loads(export.to_json(lang, count.count_ngrams(tokens), []))
+    return json.loads(build_model(lang, corpus_dir()).json_text)
 
 
 @pytest.fixture(scope="session")

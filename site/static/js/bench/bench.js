@@ -11,7 +11,6 @@ import { Controls } from "./controls.js";
 import { fitText } from "./machine.js";
 
 const EXACTNESS_TOP = 6;
-const TUBE_DRAWS = 50;
 const TUBE_TOP = 8;
 const CONTEXT_SENT = 8; // the models look at two tokens; a few more are sent for the exactness label
 const MAX_STEPS = 200;
@@ -234,12 +233,23 @@ export function startBench(config) {
 
   async function tubeRound() {
     if (state.rounds >= MAX_ROUNDS) return;
-    const round = await sim.call("tube_round", { ...state.settings, round: state.rounds, draws: TUBE_DRAWS, top: TUBE_TOP });
+    const round = await sim.call("tube_round", { ...state.settings, round: state.rounds, top: TUBE_TOP });
     state.rounds += 1;
     tubes.add(round);
     tubes.draw();
     root.dataset.rounds = String(state.rounds);
     saveURL();
+  }
+
+  // Redraw the tubes from round 0 (a link, or a new seed, names the whole experiment), without animation.
+  async function replayTubes(rounds) {
+    state.rounds = 0;
+    tubes.clear();
+    const was = motion.instant;
+    motion.instant = true;
+    for (let i = 0; i < rounds; i++) await tubeRound();
+    motion.instant = was;
+    tubes.draw();
   }
 
   function clearTubes() {
@@ -284,15 +294,7 @@ export function startBench(config) {
     await refreshReadouts();
     await newSentence();
     for (let i = 0; i < steps; i++) await step(false);
-    if (!keepTubes) {
-      state.rounds = 0;
-      tubes.clear();
-      const was = motion.instant;
-      motion.instant = true;
-      for (let i = 0; i < rounds; i++) await tubeRound();
-      motion.instant = was;
-      tubes.draw();
-    }
+    if (!keepTubes) await replayTubes(rounds);
     saveURL();
   }
 
@@ -345,14 +347,7 @@ export function startBench(config) {
       state.settings = { ...state.settings, seed: (state.settings.seed + 1) % 4294967296 };
       controls.set(state.settings);
       root.dataset.seed = String(state.settings.seed);
-      const rounds = state.rounds;
-      state.rounds = 0;
-      tubes.clear();
-      const was = motion.instant;
-      motion.instant = true;
-      for (let i = 0; i < rounds; i++) await tubeRound();
-      motion.instant = was;
-      tubes.draw();
+      await replayTubes(state.rounds);
       await newSentence();
       const res = await step(true);
       if (res) announce(stepLine(res));
