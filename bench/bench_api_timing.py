@@ -24,19 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sim.session import open_session  # noqa: E402
+from model_files import model_json  # noqa: E402
 
 STEP_BUDGET_MS = 5.0
 TUBE_BUDGET_MS = 30.0
-
-
-def model_json(lang: str, models_dir: Path | None) -> str:
-    """A built site's model file, or the model counted afresh exactly as the build counts it."""
-    if models_dir is not None:
-        return (models_dir / f"{lang}.json").read_text(encoding="utf-8")
-    from corpus.sources import corpus_dir
-    from sitebuild.models import build_model
-
-    return build_model(lang, corpus_dir()).json_text
 
 
 def timed(session, command: str, args: dict) -> tuple[float, dict]:

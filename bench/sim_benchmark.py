@@ -28,21 +28,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from sim import stats  # noqa: E402
+from model_files import model_json  # noqa: E402
 from sim.models import load_language  # noqa: E402
 from sim.speculative import first_tokens, residual_of, speculative_step  # noqa: E402
 
 GAMMA = 4
 DRAFT_COST = 0.1
-
-
-def model_json(lang: str, models_dir: Path | None) -> str:
-    """A built site's model file, or the model counted afresh exactly as the build counts it."""
-    if models_dir is not None:
-        return (models_dir / f"{lang}.json").read_text(encoding="utf-8")
-    from corpus.sources import corpus_dir
-    from sitebuild.models import build_model
-
-    return build_model(lang, corpus_dir()).json_text
 
 
 def timed(fn, repeat: int) -> float:
