@@ -1,34 +1,26 @@
-"""Split text into tokens: a word or punctuation mark (English), a character (Chinese).
+"""Split a book into tokens: a word or punctuation mark (English), a character (Chinese).
 
-English is lower-cased so that "The" and "the" share their counts: with one short book the
-models need every count they can get. Curly apostrophes become straight ones so "alice’s"
-and "alice's" are one word; the underscores Gutenberg uses for italics are dropped.
+The rules themselves live in sim/text.py, because the page must split a reader's prefix
+exactly as the models were counted and only `sim` runs in the browser. English is lower-cased
+so that "The" and "the" share their counts (one short book needs every count it can get);
+curly apostrophes become straight ones and Gutenberg's italic underscores are dropped.
 """
 
 from __future__ import annotations
 
-import re
+from sim.text import tokenize as tokenize_text
 
-from .clean import normalise_space, strip_gutenberg
-
-EN_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*|[^\sa-z0-9]")
-
-
-def tokenize_en(text: str) -> list[str]:
-    text = normalise_space(strip_gutenberg(text)).lower()
-    text = text.replace("\u2019", "'").replace("_", " ")
-    return EN_TOKEN.findall(text)
-
-
-def tokenize_zh(text: str) -> list[str]:
-    return [ch for ch in strip_gutenberg(text) if not ch.isspace()]
-
-
-TOKENIZERS = {"en": tokenize_en, "zh": tokenize_zh}
+from .clean import strip_gutenberg
 
 
 def tokenize(lang: str, text: str) -> list[str]:
-    try:
-        return TOKENIZERS[lang](text)
-    except KeyError:
-        raise ValueError(f"no tokenizer for language {lang!r}; known: {sorted(TOKENIZERS)}") from None
+    """Tokens of a whole book: its Gutenberg sentinels are stripped first."""
+    return tokenize_text(lang, strip_gutenberg(text))
+
+
+def tokenize_en(text: str) -> list[str]:
+    return tokenize("en", text)
+
+
+def tokenize_zh(text: str) -> list[str]:
+    return tokenize("zh", text)

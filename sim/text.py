@@ -1,15 +1,15 @@
 """Turn text into model tokens and token strings back into readable text.
 
-The tokeniser repeats corpus/tokenize.py (without its Gutenberg stripping, which only
-matters for whole books) because `sim` must run in the browser, where the corpus package
-and numpy are not available. tests/sim checks that both give the same tokens on the books.
+This is the one tokeniser: corpus/tokenize.py counts the books with it (after stripping
+Gutenberg's sentinels), and the page splits a reader's prefix with it in the browser, where
+only `sim` runs.
 """
 
 from __future__ import annotations
 
 import re
 
-# Same pattern as corpus.tokenize.EN_TOKEN: a word (with inner apostrophes) or one mark.
+# A word (with inner apostrophes) or one mark.
 EN_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*|[^\sa-z0-9]")
 
 # English marks written against the word before them ("alice," "said:" "way—").
