@@ -1,17 +1,11 @@
 // The bench's panels: the written tape, the bridge of meters, the readouts with the speed-up
 // curve, and the exactness view. Every value drawn arrives from the sim; sizes are layout.
 import { tween } from "./anim.js";
+import { el } from "./dom.js";
 import { fitText } from "./machine.js";
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const TAPE_SHOWN = 60;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text != null) node.textContent = text;
-  return node;
-}
 
 // --- the tape ----------------------------------------------------------------------------------
 export class Tape {
@@ -230,4 +224,3 @@ export class Exactness {
   }
 }
 
-export { SVGNS };

@@ -1,12 +1,7 @@
-// The test tubes: cumulative counts of the sim's rounds (50 + 50 draws each), drawn against
+// The test tubes: cumulative counts of the sim's rounds, drawn against
 // black lines at the big model's p. The counts are the sim's; this module adds them up and draws.
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text != null) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
 
 export class Tubes {
   constructor(root, strings, fmt) {
