@@ -2,8 +2,9 @@
 
 A measurement (thousands of speculative steps) is a pure function of the language's model,
 the code (the sim package and measured.py) and the measurement's own parameters. Its result
-is stored under a hash of all three, so a prose edit rebuilds without re-measuring, and any change to the
-models, the sim or the parameters misses the cache and measures again.
+is stored under a hash of all three: a prose edit rebuilds without measuring again, and any
+change to the models, the code or the parameters misses the cache. A damaged entry is measured
+again, and a folder that cannot be written only costs the time.
 """
 
 from __future__ import annotations
@@ -49,10 +50,13 @@ def cached(kind: str, language, params: dict, measure: Callable[[], dict]) -> di
     except (OSError, ValueError, KeyError, AttributeError):
         pass
     result = measure()
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
-        stale.unlink(missing_ok=True)  # an older model or sim: never read again
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
+            stale.unlink(missing_ok=True)  # an older model or code: never read again
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
     return result

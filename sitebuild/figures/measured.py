@@ -102,7 +102,7 @@ def settings() -> Figures:
 
 
 def bench_figures(language) -> Figures:
-    """One language's measured figures: chapters 5, 7, 8, 13 and the closing 'going further'."""
+    """One language's measured figures: chapters 7, 8 and 13, the FAQ and 'Going further'."""
     got = readouts(language)
     main, unigram = got["bigram"], got["unigram"]
     alpha = main["alpha"]
