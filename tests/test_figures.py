@@ -88,9 +88,9 @@ def test_strings_pass_through():
 def _language(lang):
     from corpus.sources import corpus_dir
     from sim.models import load_language
-    from sitebuild.models import build_model
+    from sitebuild.counting import count_model
 
-    model = build_model(lang, corpus_dir())
+    model = count_model(lang, corpus_dir())
     return load_language(json.loads(model.json_text))
 
 
