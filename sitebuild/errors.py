@@ -97,7 +97,7 @@ def describe(err: BaseException) -> tuple[str, str | None]:
         if isinstance(err.namespace, Namespace):
             return err.namespace.unknown(err.name)
         return (f"'{err.name}' is not defined here",
-                "check the spelling; chapters may use fig.NAME, paper.NAME and cite(\"id\")")
+                "check the spelling (chapters use fig.NAME, paper.NAME and cite(\"id\"); templates use t.KEY)")
     if isinstance(err, jinja2.TemplateSyntaxError):
         return (f"template syntax: {(err.message or '').rstrip('.')}",
                 "see https://jinja.palletsprojects.com/templates/")

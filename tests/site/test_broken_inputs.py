@@ -88,13 +88,6 @@ def badly_named_file(o: Options) -> str:
             "rename it, e.g. 01-onebyone.md (two digits, a dash, a lower-case anchor)")
 
 
-def unknown_figure_in_one_language(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "Read {{ fig.ms_per_tokn }} here.")
-    return (f"{rel(path, o)}:{line}: unknown figure fig.ms_per_tokn (nearest known: ms_per_token…); "
-            "use a figure computed in sitebuild/figures.py, or compute it there")
-
-
 def unknown_figure_in_a_caption(o: Options) -> str:
     for lang in ("en", "zh"):
         path = chapter(o.site, lang)
@@ -102,7 +95,7 @@ def unknown_figure_in_a_caption(o: Options) -> str:
         path.write_text(text.replace('caption = "', 'caption = "{{ fig.batch_sise }} ', 1), encoding="utf-8")
     path = chapter(o.site)
     return (f"{rel(path, o)}:{line_of(path, 'caption =')}: unknown figure fig.batch_sise (nearest known: batch…); "
-            "use a figure computed in sitebuild/figures.py, or compute it there")
+            f"{FIGURE_FIX}")
 
 
 def figure_in_one_language_only(o: Options) -> str:
@@ -110,21 +103,6 @@ def figure_in_one_language_only(o: Options) -> str:
     line = append_paragraph(path, "{{ fig.batch }}")
     other = chapter(o.site).name
     return f"{rel(path, o)}:{line}: uses fig.batch, which en/{other} does not; {PARITY}"
-
-
-def unknown_quoted_figure(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "{{ paper.no_such_paper_figure }}")
-    return (f"{rel(path, o)}:{line}: unknown quoted figure paper.no_such_paper_figure (…); "
-            "add [no_such_paper_figure] with its value and source to site/quoted.toml")
-
-
-def unknown_citation(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, '{{ cite("leviathan2O23") }}')
-    append_paragraph(chapter(o.site, "zh"), '{{ cite("leviathan2O23") }}')
-    return (f"{rel(path, o)}:{line}: unknown source 'leviathan2O23' (nearest known: leviathan2023…); "
-            "add it to site/sources.toml, or cite one listed there")
 
 
 def missing_interface_string(o: Options) -> str:
@@ -157,39 +135,6 @@ def script_string_missing(o: Options) -> str:
             "add no_such_label = \"…\" to every language's strings.toml (missing from en/strings.toml)")
 
 
-def latex_without_superscript(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "A formula $x^$ is broken.")
-    return f"{rel(path, o)}:{line}: $x^$: a ^ or _ has nothing after it; {LATEX}"
-
-
-def unclosed_fraction(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "Half is $\\frac{1$ here.")
-    return f"{rel(path, o)}:{line}: '{{' at character 6 of $\\frac{{1$ is never closed; {LATEX}"
-
-
-def fraction_without_denominator(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "$$\n\\frac{1}\n$$")
-    return (f"{rel(path, o)}:{line}: $\\frac{{1}}$ is incomplete: \\frac{{…}}{{…}} needs a numerator and a "
-            f"denominator, it has 1; {LATEX}")
-
-
-def unknown_latex_command(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "Cost $\\gama c + 1$ per step.")
-    return f"{rel(path, o)}:{line}: $\\gama c + 1$ uses \\gama, a command latex2mathml does not know; {LATEX}"
-
-
-def jinja_syntax_in_a_chapter(o: Options) -> str:
-    path = chapter(o.site)
-    line = append_paragraph(path, "A figure {{ fig.batch")
-    append_paragraph(chapter(o.site, "zh"), "一个数 {{ fig.batch")
-    return (f"{rel(path, o)}:{line}: template syntax: unexpected end of template, expected 'end of print "
-            "statement'; see https://jinja.palletsprojects.com/templates/")
-
-
 def bad_strings_toml(o: Options) -> str:
     path = o.site / "en" / "strings.toml"
     line = insert_line(path, 2, 'broken = "no end')
@@ -208,14 +153,47 @@ def faq_links_nowhere(o: Options) -> str:
             f"'{anchor}x', which no section has; use a section's anchor (nearest: {anchor}…)")
 
 
+FIGURE_FIX = "use a figure computed in sitebuild/figures.py, or compute it there"
+# Rows that add one paragraph to the first English chapter (or, with "both", to the first chapter
+# of both languages, so that they still agree): (name, the paragraph, the message after "file:line: ").
+PARAGRAPHS = [
+    ("unknown_figure_in_one_language", "Read {{ fig.ms_per_tokn }} here.",
+     f"unknown figure fig.ms_per_tokn (nearest known: ms_per_token…); {FIGURE_FIX}"),
+    ("unknown_quoted_figure", "{{ paper.no_such_paper_figure }}",
+     "unknown quoted figure paper.no_such_paper_figure (…); "
+     "add [no_such_paper_figure] with its value and source to site/quoted.toml"),
+    ("latex_without_superscript", "A formula $x^$ is broken.", f"$x^$: a ^ or _ has nothing after it; {LATEX}"),
+    ("unclosed_fraction", "Half is $\\frac{1$ here.",
+     f"'{{' at character 6 of $\\frac{{1$ is never closed; {LATEX}"),
+    ("fraction_without_denominator", "$$\n\\frac{1}\n$$",
+     f"$\\frac{{1}}$ is incomplete: \\frac{{…}}{{…}} needs a numerator and a denominator, it has 1; {LATEX}"),
+    ("unknown_latex_command", "Cost $\\gama c + 1$ per step.",
+     f"$\\gama c + 1$ uses \\gama, a command latex2mathml does not know; {LATEX}"),
+    ("unknown_citation", '{{ cite("leviathan2O23") }}',
+     "unknown source 'leviathan2O23' (nearest known: leviathan2023…); add it to site/sources.toml, or cite one "
+     "listed there", "both"),
+    ("jinja_syntax_in_a_chapter", "A figure {{ fig.batch",
+     "template syntax: unexpected end of template, expected 'end of print statement'; "
+     "see https://jinja.palletsprojects.com/templates/", "both"),
+]
+
+
+def paragraph_row(name: str, paragraph: str, message: str, languages: str = "en"):
+    def row(o: Options) -> str:
+        if languages == "both":
+            append_paragraph(chapter(o.site, "zh"), paragraph)
+        path = chapter(o.site)
+        return f"{rel(path, o)}:{append_paragraph(path, paragraph)}: {message}"
+
+    row.__name__ = name
+    return row
+
+
 ROWS = [
     bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
-    unknown_figure_in_one_language, unknown_figure_in_a_caption, figure_in_one_language_only,
-    unknown_quoted_figure, unknown_citation, missing_interface_string, missing_chapter_file,
-    template_string_missing_everywhere, script_string_missing, latex_without_superscript,
-    unclosed_fraction, fraction_without_denominator, unknown_latex_command, jinja_syntax_in_a_chapter,
-    bad_strings_toml, faq_links_nowhere,
-]
+    unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
+    template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
+] + [paragraph_row(*row) for row in PARAGRAPHS]
 
 
 def expected_pattern(expected: str, o: Options) -> str:
