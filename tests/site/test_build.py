@@ -1,7 +1,6 @@
 """A build into a temporary folder: every route, the runtime, and byte-stable output."""
 
 import re
-from pathlib import Path
 
 import pytest
 

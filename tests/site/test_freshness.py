@@ -9,7 +9,6 @@ import pytest
 
 from corpus.sources import corpus_dir
 from sitebuild.errors import BuildError
-from sitebuild.output import MARKER
 from sitebuild.pipeline import build
 
 
