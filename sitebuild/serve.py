@@ -31,8 +31,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = True):
-    handler = functools.partial(SiteHandler, directory=str(root))
+def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = True, handler=None):
+    """A threaded server for root; handler defaults to the static SiteHandler."""
+    handler = handler or functools.partial(SiteHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     server.verbose = verbose
     return server

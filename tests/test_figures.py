@@ -148,9 +148,9 @@ def test_worked_example_table_prints_total_equal_to_p():
 def _language(lang):
     from corpus.sources import corpus_dir
     from sim.models import load_language
-    from sitebuild.models import build_model
+    from sitebuild.counting import count_model
 
-    model = build_model(lang, corpus_dir())
+    model = count_model(lang, corpus_dir())
     return load_language(json.loads(model.json_text))
 
 

@@ -16,9 +16,9 @@ from sim.models import load_language
 
 def build_model_doc(lang: str) -> dict:
     from corpus.sources import corpus_dir
-    from sitebuild.models import build_model
+    from sitebuild.counting import count_model
 
-    return json.loads(build_model(lang, corpus_dir()).json_text)
+    return json.loads(count_model(lang, corpus_dir()).json_text)
 
 
 @pytest.fixture(scope="session")

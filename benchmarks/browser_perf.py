@@ -11,8 +11,8 @@ The step and round times are round trips page -> worker -> sim -> page, measured
 (bench.js keeps them in window.specdecBenchTimings), so they include the message passing and
 JSON on both sides: an upper bound on the sim's own time.
 
-    .venv/bin/python bench/browser_perf.py                 build into a temporary folder and serve it
-    .venv/bin/python bench/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
+    .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder and serve it
+    .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
 """
 
 from __future__ import annotations

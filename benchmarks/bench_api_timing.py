@@ -1,6 +1,6 @@
 """How long do the bench's commands take? Times Session.handle as the worker calls it (JSON in, out).
 
-    .venv/bin/python bench/bench_api_timing.py [--models DIR] [--steps N] [--rounds N]
+    .venv/bin/python benchmarks/bench_api_timing.py [--models DIR] [--steps N] [--rounds N]
 
 Without --models the models are counted from the shared corpus in memory, as the build does;
 with it, DIR/en.json and DIR/zh.json are read (e.g. a built site's models/ folder).
