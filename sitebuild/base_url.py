@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import BuildError
+from .frontmatter import key_line
 
 EXAMPLE = "https://example.org/courses/specdec/"
 FIX = f"give the address the site's root is published at, e.g. {EXAMPLE}"
@@ -65,17 +66,9 @@ def from_meta(value, meta_path: Path) -> str:
     why = "is not a string" if not isinstance(value, str) else problem(value)
     if why:
         shown = value if isinstance(value, str) else repr(value)
-        raise BuildError(f"base_url {shown!r} {why}", file=meta_path, line=_key_line(meta_path, "base_url"),
+        raise BuildError(f"base_url {shown!r} {why}", file=meta_path, line=key_line(meta_path, "base_url"),
                          fix=FIX + ", or remove the line to publish without one")
     return normalised(value)
-
-
-def _key_line(path: Path, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if pattern.match(line):
-            return number
-    return None
 
 
 def choose(option: str | None, meta: dict, meta_path: Path) -> str | None:
