@@ -29,7 +29,6 @@ HOSTS = ("cloudflare", "netlify")
 class Rule:
     pattern: str
     headers: list[tuple[str, str]] = field(default_factory=list)
-    line: int = 0
 
 
 def parse(text: str) -> list[Rule]:
@@ -41,7 +40,7 @@ def parse(text: str) -> list[Rule]:
         if not line or line.startswith("#"):
             continue
         if not raw[0].isspace():
-            rules.append(Rule(line, line=number))
+            rules.append(Rule(line))
             continue
         name, colon, value = line.partition(":")
         if not rules or not colon or not name.strip() or line.startswith("!"):

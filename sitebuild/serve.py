@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-from functools import lru_cache
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -21,7 +20,7 @@ from .headers import FILE as HEADERS_FILE
 NOT_FOUND_PAGE = "404.html"
 
 
-@lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=8)
 def _rules(path: str, mtime_ns: int) -> list[header_rules.Rule]:
     return header_rules.parse(Path(path).read_text(encoding="utf-8"))
 
