@@ -17,6 +17,7 @@ import traceback
 from pathlib import Path
 
 from corpus.sources import CORPUS_ENV, corpus_dir
+from sitebuild.base_url import argument as base_url_argument
 from sitebuild.errors import BuildError
 from sitebuild.output import DEFAULT_OUT
 from sitebuild.pipeline import Options, build
@@ -35,7 +36,10 @@ def make_parser() -> argparse.ArgumentParser:
                         help="fetch the English book into .cache/corpus/ and verify it (the Chinese books "
                              "have no public copy: they still come from --corpus)")
     parser.add_argument("--force", action="store_true", help="rebuild even if no input changed")
-    parser.add_argument("--base-url", metavar="URL", help="published address, for canonical links (default: site/meta.toml)")
+    parser.add_argument("--base-url", metavar="URL", type=base_url_argument,
+                        help="the address the site is published at, e.g. https://example.org/courses/specdec/: "
+                             "adds canonical, og:url and hreflang links and sitemap.xml, and roots 404.html's "
+                             "links at its path (default: base_url in site/meta.toml, else none)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="serve: the address to listen on (default: 127.0.0.1, this machine only; "
                              "0.0.0.0 for every network interface)")

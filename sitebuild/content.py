@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BuildError, Namespace, nearest
-from .frontmatter import load_toml, split
+from .frontmatter import key_line, load_toml, split
 
 LANGS = ("en", "zh")
 FILE_NAME = re.compile(r"^(\d\d)-([a-z][a-z0-9-]*)\.md$")
@@ -161,14 +161,6 @@ def load_content(site: Path, lang: str) -> LanguageContent:
     return LanguageContent(lang, sections, strings_namespace(lang, strings_path), strings_path)
 
 
-def _key_line(path: Path, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if pattern.match(line):
-            return number
-    return None
-
-
 def _first_difference(a, b):
     """The first item (in sorted order) that one collection has and the other lacks."""
     return min(set(a) ^ set(b))
@@ -186,7 +178,7 @@ def check_parity(a: LanguageContent, b: LanguageContent) -> None:
     if set(a.strings) != set(b.strings):
         key = _first_difference(a.strings, b.strings)
         has, lacks = (a, b) if key in a.strings else (b, a)
-        where = f"{has.strings_path.parent.name}/strings.toml:{_key_line(has.strings_path, key)}"
+        where = f"{has.strings_path.parent.name}/strings.toml:{key_line(has.strings_path, key)}"
         raise BuildError(f"no key {key} ({where} has it)", file=lacks.strings_path,
                          fix="every language's strings.toml has the same keys")
     for sa, sb in zip(a.sections, b.sections):

@@ -87,16 +87,12 @@ class DevHandler(SiteHandler):
         return super().do_GET()
 
     def send_html(self, body: bytes, status: int = 200) -> None:
+        """Every HTML page, the 404 page included, with the reload channel's two tags."""
         tags = (f'<link rel="stylesheet" href="{PREFIX}overlay.css">'
                 f'<script src="{PREFIX}reload.js?build={self.state.build_id}" defer></script>')
         at = body.find(b"</head>")
         at = at if at >= 0 else 0
-        body = body[:at] + tags.encode() + body[at:]
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        super().send_html(body[:at] + tags.encode() + body[at:], status)
 
     def dev_endpoint(self, name: str) -> None:
         if name == "events":

@@ -84,3 +84,12 @@ def load_toml(path: Path) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise toml_error(err, text, path, 1) from None
+
+
+def key_line(path: Path, key: str) -> int | None:
+    """The line of a TOML file where `key = …` is set, for errors about its value."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if pattern.match(line):
+            return number
+    return None

@@ -8,7 +8,7 @@
 
 This module imports only light modules, so step 2 is quick; the heavy ones come with step 3.
 A new build product is one more write in write_runtime (files the page loads) or in
-render.write_pages (files made from the content).
+render.write_pages (files made from the content); _headers, written last, covers it by its folder.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import assets, freshness, output
+from . import base_url as base_urls
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "site"
@@ -76,14 +77,15 @@ def build(opts: Options, memo: dict | None = None) -> Result:
     if not opts.force and freshness.up_to_date(out, stamp):
         return Result(out, True, time.perf_counter() - started, ["nothing changed"])
 
-    from . import render
+    from . import headers, pages, render
 
     products = render.prepare(opts, memo)
     with output.staged(out) as stage:
         products.site["runtime"] = write_runtime(stage, products.models, opts.site)
         render.write_pages(stage, products)
+        headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)
         freshness.write_marker(stage, stamp)
-    reports = [m.report for m in products.models.values()]
+    reports = [m.report for m in products.models.values()] + [base_urls.report(products.site["base_url"])]
     return Result(out, False, time.perf_counter() - started, reports)

@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import content, diagrams, js_strings, pages
+from . import base_url as base_urls
+from . import content, diagrams, js_strings, pages, site_files
 from .counting import ModelFile, count_model
 from .errors import Namespace, boundary
 from .frontmatter import load_toml
@@ -47,11 +48,10 @@ def _remember(memo: dict | None, kind: str, key, compute):
 
 
 def site_settings(site_folder: Path, base_url: str | None) -> dict:
-    meta = load_toml(site_folder / "meta.toml")
-    base = base_url or meta["base_url"]
-    if not base.endswith("/"):
-        base += "/"
-    return {"base_url": base, "updated": meta["updated"].isoformat()}
+    meta_path = site_folder / "meta.toml"
+    meta = load_toml(meta_path)
+    base = base_urls.choose(base_url, meta, meta_path)
+    return {"base_url": base, "site_path": base_urls.site_path(base), "updated": meta["updated"].isoformat()}
 
 
 def figure_namespace(values: dict) -> Namespace:
@@ -120,7 +120,7 @@ def prepare(opts, memo: dict | None = None) -> Products:
             "meta": {
                 **site,
                 "title": language_content.strings["site_title"],
-                "canonical": site["base_url"] + pages.page_route(lang, False).path,
+                "canonical": pages.full_page_url(site["base_url"], lang) or "",
             },
         }
         sections = [render_section(s, values) for s in language_content.sections]
@@ -142,4 +142,5 @@ def write_pages(stage: Path, products: Products) -> None:
                 page_site = {**site, "sources": pages.source_list(products.sources, route.lang), "bench": picture}
                 html = pages.render_page(env, route, products.contents[route.lang], sections, page_site)
         target.write_text(html, encoding="utf-8")
-    (stage / "_headers").write_text(pages.headers_file(), encoding="utf-8")
+    with boundary(page="/404.html and the crawlers' files"):
+        site_files.write(stage, env, products.contents, site)

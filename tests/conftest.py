@@ -18,6 +18,23 @@ def built_site(tmp_path_factory) -> Path:
     return out
 
 
+# Where the base-URL build says it is published: a sub-path, as a course server would host it.
+PUBLISHED_AT = "https://example.org/courses/specdec/"
+
+
+@pytest.fixture(scope="session")
+def published_at() -> str:
+    return PUBLISHED_AT
+
+
+@pytest.fixture(scope="session")
+def base_url_site(tmp_path_factory) -> Path:
+    """The site built with --base-url PUBLISHED_AT: canonical links, sitemap, a 404 page rooted there."""
+    out = tmp_path_factory.mktemp("published") / "_site"
+    build(Options(out=out, corpus=corpus_dir(), force=True, base_url=PUBLISHED_AT))
+    return out
+
+
 @pytest.fixture(scope="session")
 def site_url(built_site):
     """Serve the built site on a free loopback port with the production headers."""

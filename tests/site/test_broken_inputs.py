@@ -189,7 +189,22 @@ def paragraph_row(name: str, paragraph: str, message: str, languages: str = "en"
     return row
 
 
+def base_url_in_meta_not_http(o: Options) -> str:
+    meta = o.site / "meta.toml"
+    line = append_paragraph(meta, 'base_url = "ftp://example.org/specdec/"')
+    return (f"{rel(meta, o)}:{line}: base_url 'ftp://example.org/specdec/' is not an http:// or https:// "
+            "address; give the address the site's root is published at, e.g. https://example.org/courses/specdec/, "
+            "or remove the line to publish without one")
+
+
+def base_url_option_with_a_query(o: Options) -> str:
+    o.base_url = "https://example.org/specdec/?lang=en"
+    return ("--base-url 'https://example.org/specdec/?lang=en' has a ?query or #fragment; the base URL is a "
+            "folder; give the address the site's root is published at, e.g. https://example.org/courses/specdec/")
+
+
 ROWS = [
+    base_url_in_meta_not_http, base_url_option_with_a_query,
     bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
     unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
     template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,

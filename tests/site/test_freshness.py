@@ -83,3 +83,14 @@ def test_a_different_base_url_rebuilds(built, build_memo):
     built.base_url = "https://example.org/specdec/"
     assert not build(built, build_memo).skipped
     assert 'href="https://example.org/specdec/en/specdec/"' in (built.out / "en/specdec/index.html").read_text()
+
+
+def test_a_base_url_set_then_removed_rebuilds_each_time(built, build_memo):
+    """The base URL is an input: adding it writes the sitemap, removing it takes it away."""
+    built.base_url = "https://example.org/specdec/"
+    assert not build(built, build_memo).skipped
+    assert (built.out / "sitemap.xml").is_file()
+    assert build(built, build_memo).skipped
+    built.base_url = None
+    assert not build(built, build_memo).skipped
+    assert not (built.out / "sitemap.xml").exists()
