@@ -1,6 +1,5 @@
 """Figures the chapters print: the brief's derived numbers, formatting, and the bench's measurements."""
 
-import json
 from functools import lru_cache
 
 import pytest
@@ -84,14 +83,10 @@ def test_strings_pass_through():
 # --- The bench's own figures, measured on the real books ---------------------------------------
 
 
-@lru_cache(maxsize=None)
 def _language(lang):
-    from corpus.sources import corpus_dir
-    from sim.models import load_language
-    from sitebuild.models import build_model
+    import corpus_models  # the session's one set of real models (tests/corpus_models.py)
 
-    model = build_model(lang, corpus_dir())
-    return load_language(json.loads(model.json_text))
+    return corpus_models.language(lang)
 
 
 @lru_cache(maxsize=1)
