@@ -60,8 +60,9 @@ def goodness_of_fit(observed: list[int], probabilities: list[float]) -> Fit:
     """Pearson's test of counts against probabilities, at odds FALSE_ALARM."""
     n = sum(observed)
     groups = cells(n, probabilities)
+    # The cells already hold MIN_EXPECTED each, so the sim's statistic pools nothing further.
     statistic, df = stats.chi_square_statistic(_sums(observed, groups), _sums(list(map(float, probabilities)), groups),
-                                               min_expected=0.0)
+                                               min_expected=MIN_EXPECTED)
     return Fit(statistic, df, stats.chi_square_critical(df, FALSE_ALARM))
 
 
