@@ -14,9 +14,17 @@ export class Announcer {
   constructor(root) {
     this.region = root.querySelector(".b-live");
     this.timer = null;
+    this.pending = "";
   }
 
-  say(message) {
+  // Something to say with the action's summary (a link's messages), in the same announcement.
+  queue(message) {
+    this.pending = message || "";
+  }
+
+  say(summary) {
+    const message = [this.pending, summary].filter(Boolean).join(" ");
+    this.pending = "";
     if (!message) return;
     // Emptied first, so that a repeated sentence is read again.
     this.region.textContent = "";

@@ -37,7 +37,7 @@ export class PartsView {
     this.root = root;
     this.store = store;
     this.svg = root.querySelector("svg.b-machine");
-    this.buttons = [...root.querySelectorAll(".b-part[data-part-name]")];
+    this.groups = [...root.querySelectorAll(".b-part[data-part-name]")];
     this.marked = [...root.querySelectorAll("[data-parts]")];
     this.panels = [...root.querySelectorAll(".b-panel[data-parts]")];
     this.info = root.querySelector(".b-part-info");
@@ -48,12 +48,12 @@ export class PartsView {
 
   wire() {
     const isolate = (part) => this.store.dispatch({ type: "isolate", part }).catch(() => {});
-    for (const b of this.buttons) {
-      b.addEventListener("click", () => isolate(b.dataset.partName));
-      b.addEventListener("keydown", (e) => {
+    for (const g of this.groups) {
+      g.addEventListener("click", () => isolate(g.dataset.partName));
+      g.querySelector(".b-part-ring").addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
           e.preventDefault();
-          isolate(b.dataset.partName);
+          isolate(g.dataset.partName);
         }
       });
     }
@@ -78,16 +78,13 @@ export class PartsView {
   isolate(name) {
     this.root.dataset.isolate = name;
     this.svg.classList.toggle("b-isolating", Boolean(name));
-    for (const b of this.buttons) {
-      const on = b.dataset.partName === name;
-      b.classList.toggle("b-isolated", on);
-      b.setAttribute("aria-pressed", on ? "true" : "false");
+    for (const g of this.groups) {
+      const on = g.dataset.partName === name;
+      g.classList.toggle("b-isolated", on);
+      g.querySelector(".b-part-ring").setAttribute("aria-pressed", on ? "true" : "false");
     }
     // A part with a panel of its own (the tape, the bridge, the tubes) marks that panel too.
-    for (const panel of this.panels) {
-      const own = !panel.classList.contains("b-machine-panel") && panel.dataset.parts.split(" ")[0] === name;
-      panel.classList.toggle("b-isolated-panel", Boolean(name) && own);
-    }
+    for (const panel of this.panels) panel.classList.toggle("b-isolated-panel", Boolean(name) && panel.dataset.parts === name);
     this.info.hidden = !name;
     if (name) {
       this.info.querySelector(".b-part-info__name").textContent = PART_NAMES[name]();
