@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, run, settle, snapshot, soft_reload
+from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
 
 pytestmark = pytest.mark.browser
 
@@ -22,37 +22,46 @@ SEQUENCES = 20
 ACTIONS = 30
 
 
-def random_action(page, rng: random.Random):
-    """One action as a reader (or a chapter's button) would do it, without waiting for it."""
-    kind = rng.choice(["gamma", "gamma", "batch", "batch", "draft", "greedy", "rule", "step", "step", "new",
-                       "round", "clear", "play", "chapter", "speed"])
-    b = "#b "
-    if kind == "gamma":  # a few values, so that the readouts' measurements are shared (every value: below)
-        page.locator(b + "input[name=gamma]").fill(str(rng.choice([1, 4, 8])))
-    elif kind == "batch":
-        page.locator(b + "input[name=batch]").fill(str(rng.choice([1, 64, 256, rng.randint(1, 256)])))
-    elif kind == "draft":
-        page.select_option(b + "select[name=draft]", rng.choice(["bigram", "unigram", "same"]))
-    elif kind == "greedy":
-        page.locator(b + "input[name=greedy]").click()
-    elif kind == "rule":
-        page.locator(b + f"input[name=rule][value={rng.choice(['exact', 'typical', 'replace_from_p'])}]").check()
-    elif kind == "step":
-        page.locator(b + "button.b-step").click()
-    elif kind == "new":
-        page.locator(b + "button.b-new").click()
-    elif kind == "round":
-        page.locator(b + "button.b-round").click()
-    elif kind == "clear":
-        page.locator(b + "button.b-clear").click()
-    elif kind == "play":
-        page.locator(b + "button.b-play").click()
-    elif kind == "speed":
-        page.select_option(b + "select[name=speed]", rng.choice(["0.5", "1", "3"]))
-    else:  # what a chapter's "Try it" does: a sequence through the public API, not awaited
-        page.evaluate("""(n) => { window.specdecBench.run([{ type: "round", count: n },
-            { type: "step", until: n % 2 ? "rejected" : "all_kept", max: 4 }]); }""", rng.randint(1, 5))
-    return kind
+def random_actions(rng: random.Random, count: int) -> list[list]:
+    """Actions as a reader (or a chapter's button) would do them: [kind, value]."""
+    kinds = ["gamma", "gamma", "batch", "batch", "draft", "greedy", "rule", "step", "step", "new", "round",
+             "clear", "play", "chapter", "speed"]
+    out = []
+    for _ in range(count):
+        kind = rng.choice(kinds)
+        value = {
+            "gamma": rng.choice([1, 4, 8]),  # a few values, so that the readouts' measurements are shared
+            "batch": rng.choice([1, 64, 256, rng.randint(1, 256)]),
+            "draft": rng.choice(["bigram", "unigram", "same"]),
+            "rule": rng.choice(["exact", "typical", "replace_from_p"]),
+            "speed": rng.choice(["0.5", "1", "3"]),
+            "chapter": rng.randint(1, 5),
+        }.get(kind)
+        out.append([kind, value])
+    return out
+
+
+# Fires the actions as DOM events, one after another without waiting: the page sees them as
+# fast as a reader could possibly act, and the queue has to put them in order.
+FIRE = """(actions) => {
+    const b = document.getElementById("b");
+    const q = (sel) => b.querySelector(sel);
+    const input = (el, value, type) => { el.value = String(value); el.dispatchEvent(new Event(type, { bubbles: true })); };
+    for (const [kind, value] of actions) {
+        if (kind === "gamma" || kind === "batch") input(q(`input[name=${kind}]`), value, "input");
+        else if (kind === "draft") input(q("select[name=draft]"), value, "change");
+        else if (kind === "speed") input(q("select[name=speed]"), value, "change");
+        else if (kind === "greedy") q("input[name=greedy]").click();
+        else if (kind === "rule") q(`input[name=rule][value=${value}]`).click();
+        else if (kind === "step") q("button.b-step").click();
+        else if (kind === "new") q("button.b-new").click();
+        else if (kind === "round") q("button.b-round").click();
+        else if (kind === "clear") q("button.b-clear").click();
+        else if (kind === "play") q("button.b-play").click();
+        else window.specdecBench.run([{ type: "round", count: value },  // a chapter's "Try it"
+            { type: "step", until: value % 2 ? "rejected" : "all_kept", max: 4 }]);
+    }
+}"""
 
 
 def stop_playing(page):
@@ -72,7 +81,8 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(browser, site_url):
         for seq in range(SEQUENCES):
             rng = random.Random(1000 + seq)
             reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
-            done = [random_action(page, rng) for _ in range(ACTIONS)]
+            done = random_actions(rng, ACTIONS)
+            page.evaluate(FIRE, done)
             stop_playing(page)
             state = bench_state(page)
             before = snapshot(page)
