@@ -138,6 +138,7 @@ export function startBench(config) {
 
   function onStatus(s) {
     if (s.state === "ready") {
+      if (!booted && performance.mark) performance.mark("specdec:python-ready");
       // Going live: a link is replayed first (as one action); then the controls come alive.
       status.update(booted || !query.length ? s : { state: "linking" });
       store.setLive(true);

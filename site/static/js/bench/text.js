@@ -1,6 +1,7 @@
 // The page's words and numbers. Interface strings come from the JSON the build embeds
-// (#ui-strings, the page's language); every one is read through text("key", {vars}) with a
-// literal key, so a build check can find each key and make sure both languages have it.
+// (#ui-strings, the page's language); every one is read through text() whose first argument is
+// a string literal (the key), so a build check can find each key and make sure both languages
+// have it.
 // Settings map to keys through object literals (see summary.js), never by building a key.
 
 let strings = null;
