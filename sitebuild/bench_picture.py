@@ -24,7 +24,9 @@ def _call(session: Session, command: str, args: dict):
 
 
 def render(language, strings: dict) -> dict:
-    """The template's `bench`: the spec, the default state's view, and the JSON the page reads."""
+    """The template's `bench`: the spec, the default state's view, and the JSON the page reads.
+
+    `strings` (the page's interface strings) are not needed: the template words the picture."""
     session = Session(language)
     spec = _call(session, "spec", {})
     view = _call(session, "view", {"state": spec["default_state"]})

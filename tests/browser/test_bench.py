@@ -291,7 +291,7 @@ def test_play_and_pause(shared_bench):
     steps = bench_state(page)["steps"]
     assert page.locator("#b button.b-play").get_attribute("aria-pressed") == "false"
     assert query_of(page)["steps"] == str(steps)
-    page.wait_for_timeout(800)  # paused: nothing more happens (this wait checks an absence)
+    page.wait_for_timeout(800)  # not a settle: it gives a still-running Play the time to show itself
     assert bench_state(page)["steps"] == steps
 
 
