@@ -3,7 +3,8 @@
 The page holds state and draws; this package computes. By role:
 
     settings   the parameters a bench state and a link carry, their limits, link parsing
-    commands   the single commands: a sentence start, one traced step, exactness, a tube round
+    commands   the single commands: a sentence start, one traced step, exactness
+    tubes      a round of the test tubes: direct draws against speculative ones
     readouts   alpha, tokens per pass, speed-up, best gamma (greedy: many short runs), roofline
     replay     a state replayed into everything the page draws; the actions that change it
     layout     where the drawings put things (shared with the template and the page)
@@ -14,10 +15,10 @@ sim.session dispatches the page's requests to Bench.
 """
 
 from .api import Bench, spec
-from .commands import (BENCH_PREFIX, START_TOKENS, TUBE_DRAWS, TUBE_PREFIX, exactness, rng_for, runtime,
-                       start, step)
+from .commands import BENCH_PREFIX, START_TOKENS, TUBE_PREFIX, exactness, rng_for, runtime, start, step
 from .readouts import (CONTEXT_TOKENS, DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA,
                        READOUT_SEED, READOUT_TOKENS, greedy_runs, roofline_readout)
+from .tubes import TUBE_DRAWS, tube_round
 from .settings import (DEFAULTS, DRAFTS, MAX_BATCH, MAX_GAMMA, MAX_ROUNDS, MAX_SEED, MAX_STEPS, PARAMETERS,
                        RULES, BenchError, check_settings, parse_link)
 
@@ -26,5 +27,5 @@ __all__ = [
     "MAX_BATCH", "MAX_GAMMA", "MAX_ROUNDS", "MAX_SEED", "MAX_STEPS", "PARAMETERS", "READOUT_GAMMA",
     "READOUT_SEED", "READOUT_TOKENS", "RULES", "START_TOKENS", "TUBE_DRAWS", "TUBE_PREFIX", "Bench",
     "BenchError", "check_settings", "exactness", "greedy_runs", "parse_link", "rng_for", "roofline_readout",
-    "runtime", "spec", "start", "step",
+    "runtime", "spec", "start", "step", "tube_round",
 ]

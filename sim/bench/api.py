@@ -6,7 +6,7 @@ JSON arguments (a dict) and returns a JSON-ready dict, or raises BenchError nami
 
 from __future__ import annotations
 
-from . import commands, layout
+from . import commands, layout, tubes
 from .readouts import DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA, READOUT_TOKENS, Readouts
 from .replay import Replays, verdicts
 from .settings import (LINK_VALUE_SHOWN, check_settings, PARAMETERS, PROGRESS, SEED_MODULUS, SETTINGS, default_state,
@@ -24,7 +24,7 @@ def spec() -> dict:
         "seed_modulus": SEED_MODULUS,
         "link_value_shown": LINK_VALUE_SHOWN,
         "verdicts": verdicts(),
-        "tube_draws": commands.TUBE_DRAWS,
+        "tube_draws": tubes.TUBE_DRAWS,
         "readouts": {"c": DRAFT_COST, "alpha_gamma": READOUT_GAMMA, "tokens": READOUT_TOKENS,
                      "greedy_runs": GREEDY_RUNS, "greedy_run_tokens": GREEDY_RUN_TOKENS},
         "layout": layout.spec(),
@@ -48,7 +48,7 @@ class Bench:
             "start": lambda args: commands.start(language, args),
             "step": lambda args: commands.step(language, args),
             "exactness": lambda args: commands.exactness(language, args),
-            "tube_round": lambda args: commands.tube_round(language, args, self._replays.spec_cache),
+            "tube_round": lambda args: tubes.tube_round(language, args, self._replays.spec_cache),
         }
 
     def readouts(self, args: dict) -> dict:

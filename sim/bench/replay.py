@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from . import commands, drawing
-from .commands import STREAM_START, TUBE_DRAWS, random_start, rng_for, verdict
+from . import commands, drawing, tubes
+from .commands import STREAM_START, random_start, rng_for, verdict
 from .layout import CONTEXT_SENT, EXACTNESS_TOP, MARKS, TAPE_SHOWN, TUBE_TOP
 from .readouts import lanes_readout
 from .settings import (BY_NAME, MAX_ROUNDS, MAX_STEPS, SEED_MODULUS, SETTINGS, BenchError, check_state,
@@ -70,10 +70,10 @@ class Replays:
         """Cumulative tube counts over rounds 0..rounds-1 (prefix sums kept per series)."""
         key = (settings["draft"], settings["greedy"], settings["rule"], settings["seed"])
         series = self._remember(self._tubes, key, lambda: {"rounds": [], "sums": []})
-        args = {**settings, "draws": TUBE_DRAWS, "top": TUBE_TOP}
+        args = {**settings, "draws": tubes.TUBE_DRAWS, "top": TUBE_TOP}
         while len(series["rounds"]) < max(rounds, 1):
             index = len(series["rounds"])
-            got = commands.tube_round(self.language, {**args, "round": index}, self.spec_cache)
+            got = tubes.tube_round(self.language, {**args, "round": index}, self.spec_cache)
             counts = [got["target"], got["spec_kept"], got["spec_target"]]
             if series["sums"]:
                 counts = [[a + b for a, b in zip(before, now)] for before, now in zip(series["sums"][-1], counts)]
@@ -163,8 +163,8 @@ class Replays:
         return {
             "context_text": first["context_text"],
             "rounds": rounds,
-            "draws_per_round": TUBE_DRAWS,
-            "draws": rounds * TUBE_DRAWS,
+            "draws_per_round": tubes.TUBE_DRAWS,
+            "draws": rounds * tubes.TUBE_DRAWS,
             "categories": [{"text": c["text"], "p": c["p"], "spec_p": c["spec_p"]} for c in categories],
             "target": target,
             "spec_kept": kept,

@@ -17,6 +17,7 @@ from statistical import check_fit_and_power
 
 from sim import bench
 from sim.bench import commands
+from sim.bench.tubes import spec_distribution
 from sim.session import Session, open_session
 
 Z_BOUND = 5.5
@@ -222,7 +223,7 @@ def test_steps_first_token_follows_p_across_step_indices(sessions, lang):
     p = [row["p"] for row in table["tokens"]] + [table["other"]["p"]]
     context = s.language.encode(commands.BENCH_PREFIX[lang])
     target, draft = s.language.target.sparse(context), s.language.draft("bigram").sparse(context)
-    law = commands.spec_distribution(target, draft, "replace_from_p", False)
+    law = spec_distribution(target, draft, "replace_from_p", False)
     wrong = [law[token] for token in slot] + [1.0 - math.fsum(law[token] for token in slot)]
     check_fit_and_power(first_tokens_of_steps(s, "exact", slot), p, wrong,
                         first_tokens_of_steps(s, "replace_from_p", slot))

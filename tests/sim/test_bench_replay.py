@@ -8,7 +8,7 @@ import pytest
 from bench_calls import error, ok
 
 from sim import bench
-from sim.bench import commands, layout
+from sim.bench import layout, tubes
 from sim.bench.settings import default_state
 from sim.session import Session
 
@@ -173,10 +173,10 @@ def test_every_chapter_part_is_known_to_the_bench():
 def test_tubes_view_adds_up_the_rounds(sessions):
     s = sessions["zh"]
     state = {**default_state(), "rounds": 6}
-    tubes = ok(s, "view", {"state": state, "measure": False})["tubes"]
+    got = ok(s, "view", {"state": state, "measure": False})["tubes"]
     rounds = [ok(s, "tube_round", {**state["settings"], "round": r}) for r in range(6)]
-    assert tubes["target"] == [sum(r["target"][k] for r in rounds) for k in range(9)]
-    assert tubes["spec_kept"] == [sum(r["spec_kept"][k] for r in rounds) for k in range(9)]
-    assert tubes["draws"] == 6 * commands.TUBE_DRAWS
+    assert got["target"] == [sum(r["target"][k] for r in rounds) for k in range(9)]
+    assert got["spec_kept"] == [sum(r["spec_kept"][k] for r in rounds) for k in range(9)]
+    assert got["draws"] == 6 * tubes.TUBE_DRAWS
     empty = ok(s, "view", {"state": {**state, "rounds": 0}, "measure": False})["tubes"]
     assert sum(empty["target"]) == 0 and all(bar["dot_y"] is None for bar in empty["drawing"]["spec"])

@@ -11,7 +11,7 @@ import random
 import pytest
 from statistical import check_fit_and_power, histogram
 
-from sim.bench.commands import spec_distribution
+from sim.bench.tubes import spec_distribution
 from sim.speculative import first_token, first_tokens, residual_of, sample_target, speculative_step
 
 DRAWS = 200_000
