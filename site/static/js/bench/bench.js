@@ -139,20 +139,22 @@ export function startBench(config) {
   function onStatus(s) {
     if (s.state === "ready") {
       if (!booted && performance.mark) performance.mark("specdec:python-ready");
-      // Going live: a link is replayed first (as one action); then the controls come alive.
+      // Going live: said now (a link's summary follows), a link replayed first (one action),
+      // then the controls come alive.
+      announcer.say(status.readyMessage(s.runtime));
       status.update(booted || !query.length ? s : { state: "linking" });
       store.setLive(true);
       store.idle().then(() => {
         if (!sim.client.started) return;
-        const said = status.update(s);
+        status.update(s);
         if (!booted) {
           booted = true;
           if (performance.mark) performance.mark("specdec:bench-live");
-          if (!query.length) store.dispatch({ type: "view", quiet: true }).catch(() => {}); // measures the readouts once, off the first move's path
+          // The worker measures the readouts once, off the first move's path.
+          if (!query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
         }
         views.controls.enable(true);
         root.dataset.mode = "live";
-        announcer.say(said);
       });
     } else if (s.state === "failed") {
       store.setLive(false);

@@ -51,8 +51,12 @@ export class StatusView {
     this.raw.textContent = detail;
   }
 
-  // status: {state: "loading" | "slow" | "ready" | "failed", ...} from the sim client. Returns
-  // the sentence to announce when it is news (a failure, or the bench going live).
+  readyMessage(runtime) {
+    return text("b_ready", { python: `Python ${runtime.python}` });
+  }
+
+  // status: {state: "loading" | "slow" | "linking" | "ready" | "failed" | "retrying", ...}.
+  // Returns the sentence to announce for a failure.
   update(status) {
     if (status.state === "loading") {
       this.show("loading", STAGE_TEXT[status.stage](), { progress: STAGES.indexOf(status.stage) + 1 });
@@ -61,9 +65,7 @@ export class StatusView {
     } else if (status.state === "linking") {
       this.show("loading", text("b_loading_link"), { progress: STAGES.length + 1 });
     } else if (status.state === "ready") {
-      const message = text("b_ready", { python: `Python ${status.runtime.python}` });
-      this.show("ready", message);
-      return message;
+      this.show("ready", this.readyMessage(status.runtime));
     } else if (status.state === "failed") {
       const message = `${FAILURES[status.code](status)} ${text("b_fail_tail")}`;
       this.show("failed", message, { detail: `${status.code}: ${status.detail}` });

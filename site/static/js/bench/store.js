@@ -14,7 +14,7 @@
 //                                       steps one pass at a time until the last pass had a
 //                                       rejected guess (or had none), at most max (default 50) passes
 //   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
-//   {type: "load", query: [[name, value], ...]}   a link's parameters; {type: "view"} redraws
+//   {type: "load", query: [[name, value], ...]}   a link's parameters; {type: "view", measure?} redraws
 //   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part}
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
@@ -63,7 +63,6 @@ export class Store {
       } else {
         this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", passes: 0, reply: null });
       }
-      this.notify({ kind: "queued", action });
       this.pump();
     });
   }
@@ -128,7 +127,9 @@ export class Store {
     }
     if (item.phase === "act") {
       const before = this.state;
-      const reply = await this.sim.call("act", { state: before.bench, action: forPython(action), measure: false });
+      // Readouts not yet measured are asked for next ("measure"), so the replay is drawn at once.
+      const measure = action.measure === true;
+      const reply = await this.sim.call("act", { state: before.bench, action: forPython(action), measure });
       this.state = { ...before, bench: reply.state, view: reply.view };
       item.reply = reply;
       item.passes += 1;
