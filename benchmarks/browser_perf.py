@@ -7,9 +7,9 @@ Not a timed test: the numbers depend on the machine. Budgets (issue 4):
   one animated gamma = 4 step in the worker       < 20 ms
   one tube round of 50 + 50 draws in the worker   < 100 ms
 
-The step and round times are round trips page -> worker -> sim -> page, measured in the page
-(bench.js keeps them in window.specdecBenchTimings), so they include the message passing and
-JSON on both sides: an upper bound on the sim's own time.
+The step and round times are round trips page -> worker -> sim -> page of the "act" command
+(bench.js keeps them in window.specdecBenchTimings), so they include the message passing, JSON
+on both sides and the view the sim returns: an upper bound on the sim's own time.
 
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder and serve it
     .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
@@ -81,21 +81,25 @@ def measure_load(browser, url: str) -> dict:
 
 
 def settle(page):
-    page.wait_for_selector("#b[data-busy=false]", timeout=60_000)
+    page.evaluate("() => window.specdecBench.idle()")
 
 
 def measure_calls(page, steps: int, rounds: int) -> dict:
-    page.evaluate("() => { window.specdecBenchTimings.length = 0; }")
+    """Round trips of the page's "act" command for One step and Add a round (each an action)."""
+    def acts():
+        timings = page.evaluate("() => window.specdecBenchTimings")
+        page.evaluate("() => { window.specdecBenchTimings.length = 0; }")
+        return [t["ms"] for t in timings if t["command"] == "act"]
+
+    acts()
     for _ in range(steps):
         page.locator("#b button.b-step").click()
         settle(page)
+    step = acts()
     for _ in range(rounds):
         page.locator("#b button.b-round").click()
         settle(page)
-    timings = page.evaluate("() => window.specdecBenchTimings")
-    step = [t["ms"] for t in timings if t["command"] == "step"]
-    tube = [t["ms"] for t in timings if t["command"] == "tube_round"]
-    return {"step_ms": step, "tube_round_ms": tube}
+    return {"step_ms": step, "tube_round_ms": acts()}
 
 
 def describe(values: list[float], digits: int = 1) -> str:

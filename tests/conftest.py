@@ -1,4 +1,4 @@
-"""Fixtures shared by the build and browser tests: one built site per test session."""
+"""Fixtures shared by the tests: one built site and one set of real models per test session."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import corpus_models
 from corpus.sources import corpus_dir
 from sitebuild.pipeline import Options, build
 
@@ -45,3 +46,23 @@ def site_url(built_site):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sim_model_docs() -> dict[str, dict]:
+    return {lang: corpus_models.model_doc(lang) for lang in corpus_models.LANGS}
+
+
+@pytest.fixture(scope="session")
+def sim_languages():
+    return {lang: corpus_models.language(lang) for lang in corpus_models.LANGS}
+
+
+@pytest.fixture(scope="session")
+def en(sim_languages):
+    return sim_languages["en"]
+
+
+@pytest.fixture(scope="session")
+def zh(sim_languages):
+    return sim_languages["zh"]

@@ -1,48 +1,144 @@
-// The page's handle on the sim worker: start it, follow its progress, and call it with promises.
+// The page's handle on the sim worker: start it, follow its progress, call it with promises, and
+// notice at once when it fails or dies. A failure rejects every pending call and is reported
+// through onStatus as {state: "failed", code, detail}; restart() starts a fresh worker.
+//
+// Failure codes (the page words them in its language): no_wasm, worker (the worker script did
+// not load), wasm (the runtime's .wasm did not load or compile), download (our files), start
+// (anything else while starting), stalled (no progress for STALL_MS), died (an error after the
+// start), message (a message that could not be read).
+
+const STALL_MS = 60_000;
+const SLOW_MS = 20_000;
+
+export class SimFailure extends Error {
+  constructor(code, detail) {
+    super(detail || code);
+    this.code = code;
+    this.detail = detail || "";
+  }
+}
 
 export class SimClient {
-  constructor({ workerURL, pyodideURL, simURL, modelURL, onProgress }) {
+  // autostart: false leaves start() to the caller (once it is ready to hear about failures).
+  constructor({ workerURL, pyodideURL, simURL, modelURL, onProgress, onStatus, autostart = true }) {
+    this.urls = { workerURL, pyodideURL, simURL, modelURL };
+    this.onProgress = onProgress || (() => {});
+    this.onStatus = onStatus || (() => {});
     this.pending = new Map();
     this.nextId = 1;
-    this.onProgress = onProgress || (() => {});
+    this.worker = null;
+    this.ready = new Promise(() => {});
+    if (autostart) this.start();
+  }
+
+  // Start a worker; `ready` resolves with the runtime, or rejects with a SimFailure.
+  start() {
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
     });
-    if (typeof WebAssembly !== "object") {
-      this.rejectReady(new Error("this browser has no WebAssembly"));
-      return;
-    }
+    this.ready.catch(() => {}); // reported through onStatus; callers that await it see it too
+    this.started = false;
+    this.failed = null;
+    if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
     try {
-      this.worker = new Worker(workerURL, { type: "module" });
+      this.worker = new Worker(this.urls.workerURL, { type: "module" });
     } catch (error) {
-      this.rejectReady(error);
-      return;
+      return this.fail("worker", String(error && error.message ? error.message : error));
     }
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => this.rejectReady(new Error(event.message || "the worker failed to start"));
+    const worker = this.worker;
+    worker.onmessage = (event) => worker === this.worker && this.receive(event.data);
+    worker.onerror = (event) => {
+      if (worker !== this.worker) return;
+      event.preventDefault();
+      const where = event.filename ? ` (${event.filename}:${event.lineno})` : "";
+      this.fail(this.started ? "died" : "worker", (event.message || "the worker reported an error") + where);
+    };
+    worker.onmessageerror = () => worker === this.worker && this.fail("message", "a message from the worker could not be deserialised");
     const absolute = (url) => new URL(url, document.baseURI).href;
-    this.worker.postMessage({
+    worker.postMessage({
       type: "start",
-      pyodideURL: absolute(pyodideURL),
-      simURL: absolute(simURL),
-      modelURL: absolute(modelURL),
+      pyodideURL: absolute(this.urls.pyodideURL),
+      simURL: absolute(this.urls.simURL),
+      modelURL: absolute(this.urls.modelURL),
     });
+    this.onStatus({ state: "loading", stage: "runtime" });
+    this.watch();
+    return this.ready;
+  }
+
+  // Throw the worker away (whatever it was doing) and start a new one.
+  restart() {
+    this.stop();
+    return this.start();
+  }
+
+  stop() {
+    clearInterval(this.watchdog);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.rejectPending(new SimFailure("died", "the worker was stopped"));
+  }
+
+  // A start that stops reporting progress (a download cut off inside Pyodide) is named as such.
+  watch() {
+    let last = performance.now();
+    this.touch = () => (last = performance.now());
+    clearInterval(this.watchdog);
+    this.watchdog = setInterval(() => {
+      if (this.started || this.failed) return clearInterval(this.watchdog);
+      const quiet = performance.now() - last;
+      if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s`, Math.round(STALL_MS / 1000));
+      else if (quiet > SLOW_MS) this.onStatus({ state: "slow" });
+    }, 1000);
+  }
+
+  fail(code, detail, seconds) {
+    if (this.failed) return this.ready;
+    const failure = new SimFailure(code, detail);
+    failure.seconds = seconds;
+    this.failed = failure;
+    clearInterval(this.watchdog);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.rejectPending(failure);
+    this.rejectReady(failure);
+    this.onStatus({ state: "failed", code, detail: failure.detail, seconds });
+    return this.ready;
+  }
+
+  rejectPending(error) {
+    for (const call of this.pending.values()) call.reject(error);
+    this.pending.clear();
   }
 
   receive(message) {
-    if (message.type === "progress") return this.onProgress(message.stage);
-    if (message.type === "ready") return this.resolveReady(message.runtime);
-    if (message.type === "failed") return this.rejectReady(new Error(message.error));
+    if (message.type === "progress") {
+      this.touch();
+      this.onProgress(message.stage);
+      return this.onStatus({ state: "loading", stage: message.stage });
+    }
+    if (message.type === "ready") {
+      this.started = true;
+      clearInterval(this.watchdog);
+      this.resolveReady(message.runtime);
+      return this.onStatus({ state: "ready", runtime: message.runtime });
+    }
+    if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);
     if (!call) return;
     this.pending.delete(message.id);
     if (message.ok) call.resolve(message.result);
-    else call.reject(new Error(message.error));
+    else {
+      const error = new Error(message.error);
+      error.param = message.param;
+      call.reject(error);
+    }
   }
 
   async call(command, args) {
     await this.ready;
+    if (this.failed || !this.worker) throw this.failed || new SimFailure("died", "no worker");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

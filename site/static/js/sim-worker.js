@@ -1,7 +1,7 @@
 // The module Web Worker that runs the sim package in Pyodide, off the page's main thread.
 // Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}.
 // Before that, it posts {type: "progress", stage} while it starts, then {type: "ready"} or
-// {type: "failed", error}. It starts only when told where the runtime, package and model are.
+// {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
 
 let session = null;
 
@@ -9,10 +9,45 @@ function progress(stage, detail) {
   self.postMessage({ type: "progress", stage, detail });
 }
 
+class StartFailure extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
 async function fetchOk(url, as) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new StartFailure("download", `${url}: ${error.message}`);
+  }
+  if (!response.ok) throw new StartFailure("download", `${url}: HTTP ${response.status}`);
   return as === "text" ? response.text() : response.arrayBuffer();
+}
+
+// Pyodide reports a failed WebAssembly instantiation (a blocked or broken pyodide.asm.wasm) only
+// with console.warn("wasm instantiation failed!") and the error, and then waits forever: turn
+// that warning into a failure the page can report at once.
+function wasmFailure() {
+  let restore;
+  const failed = new Promise((_, reject) => {
+    const warn = console.warn;
+    let detail = null;
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      const line = args.map((a) => (a && a.message) || String(a)).join(" ");
+      if (detail !== null) {
+        detail += " " + line;
+      } else if (line.includes("wasm instantiation failed")) {
+        detail = line;
+        setTimeout(() => reject(new StartFailure("wasm", detail)), 0); // the error follows in the next warning
+      }
+    };
+    restore = () => (console.warn = warn);
+  });
+  return { failed, restore };
 }
 
 async function start({ pyodideURL, simURL, modelURL }) {
@@ -21,7 +56,15 @@ async function start({ pyodideURL, simURL, modelURL }) {
   // Fetch our files while WebAssembly compiles.
   const simZip = fetchOk(simURL, "buffer");
   const model = fetchOk(modelURL, "text");
-  const pyodide = await loadPyodide({ indexURL: pyodideURL });
+  simZip.catch(() => {});
+  model.catch(() => {});
+  const watch = wasmFailure();
+  let pyodide;
+  try {
+    pyodide = await Promise.race([loadPyodide({ indexURL: pyodideURL }), watch.failed]);
+  } finally {
+    watch.restore();
+  }
   progress("package");
   const target = "/home/pyodide/specdec";
   pyodide.unpackArchive(await simZip, "zip", { extractDir: target });
@@ -39,7 +82,7 @@ self.onmessage = async (event) => {
     try {
       await start(message);
     } catch (error) {
-      self.postMessage({ type: "failed", error: String(error && error.message ? error.message : error) });
+      self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
     }
     return;
   }
