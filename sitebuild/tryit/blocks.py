@@ -149,7 +149,7 @@ def check_parity(a: Section, b: Section, block_a: dict, block_b: dict) -> None:
             entries = _entry_lines(a)
             first = next((i for i, (x, y) in enumerate(zip(block_a[key], block_b[key])) if x != y), None) \
                 if key == "actions" else None
-            line = entries[first] if first is not None and first < len(entries) else a.key_line(key)
+            line = entries[first] if first is not None and first < len(entries) else a.key_line(key) or _table_line(a)
             raise BuildError(f"the Try-it's {key} differ from {b.path.parent.name}/{b.path.name}'s",
                              file=a.path, line=line,
                              fix="both languages declare the same start and actions; only the words differ")

@@ -56,7 +56,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Run one Try-it: start from its state, apply its actions (snapshots and holds in between),
 // show the chapter's part, and return the views the answer reads.
 async function perform(api, data) {
-  const quiet = (action) => ({ ...action, quiet: true }); // the answer is what gets announced
+  // The answer is what gets announced; a part lifted out is announced too (a tour of the parts).
+  const quiet = (action) => ({ ...action, quiet: !(action.type === "isolate" && action.part) });
   await api.run([{ type: "pause" }, { type: "isolate", part: "" }, { type: "load", query: data.start }].map(quiet));
   const snapshots = { start: api.getState().view };
   let batch = [];
