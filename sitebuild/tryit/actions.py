@@ -101,7 +101,8 @@ def _check_entry(entry, i: int, spec: dict, labels: set) -> None:
     if "hold" in entry:
         _keys(entry, {"hold"}, i, "a hold")
         low, high = HOLD_SECONDS
-        if not isinstance(entry["hold"], (int, float)) or isinstance(entry["hold"], bool) or not low <= entry["hold"] <= high:
+        seconds = entry["hold"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not low <= seconds <= high:
             raise ActionError(f"hold = {entry['hold']!r}", i, f"a hold is a number of seconds from {low} to {high}")
         return
     kind = entry.get("type")
@@ -111,7 +112,8 @@ def _check_entry(entry, i: int, spec: dict, labels: set) -> None:
         _keys(entry, {"type", "name", "value"}, i, "set")
         name = entry.get("name")
         if name not in spec["settings"]:
-            raise ActionError(f"set names {name!r}, which is not a setting", i, "name is one of " + ", ".join(spec["settings"]))
+            raise ActionError(f"set names {name!r}, which is not a setting", i,
+                              "name is one of " + ", ".join(spec["settings"]))
         wrong = _check_value(parameters[name], entry.get("value"))
         if wrong:
             raise ActionError(f"set {name} to {entry.get('value')!r}", i, f"{name} is {wrong}")

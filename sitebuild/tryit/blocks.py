@@ -49,7 +49,8 @@ def block_of(section: Section) -> dict:
                              file=section.path, line=section.key_line(key) or line, fix=TABLE_FIX)
     for key in ("button", "question", "answer"):
         if not isinstance(block[key], str) or not block[key].strip():
-            raise BuildError(f"{key} is empty or not text", file=section.path, line=section.key_line(key), fix=TABLE_FIX)
+            raise BuildError(f"{key} is empty or not text", file=section.path, line=section.key_line(key),
+                             fix=TABLE_FIX)
     return block
 
 
