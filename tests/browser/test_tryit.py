@@ -47,7 +47,7 @@ def shown(value, fmt: str, lang: str) -> list[str]:
     return [quote(t) for t in value]  # list: each item, joined as the language lists things
 
 
-def run_try(page, anchor: str, lang: str, keyboard: bool = True) -> dict:
+def run_try(page, anchor: str, keyboard: bool = True) -> dict:
     box = page.locator(f"#{anchor} .try")
     button = box.locator(".try__button")
     assert button.is_enabled() and box.locator(".try__status").inner_text() == ""
@@ -88,7 +88,7 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     anchors = page.eval_on_selector_all("section.chapter", "(ss) => ss.map((s) => [s.id, s.dataset.part])")
     assert len(anchors) == 13 and page.locator(".try").count() == 13
     for anchor, part in anchors:
-        result = run_try(page, anchor, lang)
+        result = run_try(page, anchor)
         EXPECT[anchor](result["final"], result["snapshots"])
         words = check_answer(page, anchor, lang, result)
         check_views_are_the_sims(page, result)
@@ -102,7 +102,7 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     # The same page on a phone: clicked, the answer fits under its button, with the way to the bench.
     page.set_viewport_size({"width": 360, "height": 740})
     page.locator("#exact .try__button").scroll_into_view_if_needed()
-    result = run_try(page, "exact", lang, keyboard=False)
+    result = run_try(page, "exact", keyboard=False)
     EXPECT["exact"](result["final"], result["snapshots"])
     check_answer(page, "exact", lang, result)
     answer = page.locator("#exact .try__answer").bounding_box()
@@ -136,7 +136,7 @@ def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(browser, site_
         axe = """async () => (await axe.run(document.querySelector('#exact .try'), { resultTypes: ['violations'] }))
             .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)"""
         assert page.evaluate(axe) == []
-        result = run_try(page, "exact", "en", keyboard=False)
+        result = run_try(page, "exact", keyboard=False)
         EXPECT["exact"](result["final"], result["snapshots"])
         check_answer(page, "exact", "en", result)
         assert page.evaluate(axe) == []
