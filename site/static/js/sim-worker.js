@@ -1,36 +1,209 @@
 // The module Web Worker that runs the sim package in Pyodide, off the page's main thread.
 // Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}.
-// Before that, it posts {type: "progress", stage} while it starts, then {type: "ready"} or
+// Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
+// total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
 // {type: "failed", error}. It starts only when told where the runtime, package and model are.
+//
+// Two ways to start (sitebuild/runtime makes the files; README "The runtime in the page"):
+//  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
+//    loaded and the session open: no Python start-up, no import, no model parsing here.
+//  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
+//    this page: start Pyodide and install sim's wheel with loadPackage (its sha256 checked
+//    against our pyodide-lock.json), then open the session on the model.
+// Both start on the same trimmed, precompiled standard library (stdLibURL).
+
+const PACKAGE = "specdec-sim";
+// The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
+// both ways give Python the same one.
+const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
+const PROGRESS_EVERY_MS = 80;
 
 let session = null;
+let meter = null;
+let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
 
-function progress(stage, detail) {
-  self.postMessage({ type: "progress", stage, detail });
+// Every progress message carries the stage and the bytes so far: stages only move forward.
+function progress(next, extra) {
+  if (next) stage = next;
+  const bytes = meter ? { loaded: meter.loaded, total: meter.total } : {};
+  self.postMessage({ type: "progress", stage, ...bytes, ...extra });
 }
 
-async function fetchOk(url, as) {
+// Bytes received per file, against the sizes the build recorded, for the loading message.
+class ByteMeter {
+  constructor(sizes, report) {
+    this.sizes = sizes;
+    this.report = report;
+    this.received = new Map();
+    this.files = [];
+    this.last = 0;
+  }
+
+  plan(files) {
+    this.files = files.filter((name) => this.sizes[name] > 0);
+    this.send(true);
+  }
+
+  add(name, bytes) {
+    this.received.set(name, (this.received.get(name) || 0) + bytes);
+    this.send(false);
+  }
+
+  done(name) {
+    this.received.set(name, Math.max(this.received.get(name) || 0, this.sizes[name] || 0));
+    this.send(true);
+  }
+
+  get total() {
+    return this.files.reduce((sum, name) => sum + this.sizes[name], 0);
+  }
+
+  get loaded() {
+    return this.files.reduce((sum, name) => sum + Math.min(this.received.get(name) || 0, this.sizes[name]), 0);
+  }
+
+  send(now) {
+    const t = performance.now();
+    const { loaded, total } = this;
+    if (!now && t - this.last < PROGRESS_EVERY_MS && loaded < total) return;
+    this.last = t;
+    this.report(loaded, total);
+  }
+}
+
+async function countBody(body, onBytes) {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onBytes(value.byteLength);
+  }
+}
+
+// Pyodide fetches the wasm, the stdlib, the lock and the wheel itself; a copy of each response
+// body (response.clone()) is counted, so Pyodide keeps the real response (and the browser its
+// compiled-wasm cache, which is keyed by the response's URL).
+function countPyodideFetches(meter, names) {
+  const realFetch = self.fetch.bind(self);
+  self.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
+    const name = names.get(url) || (url.endsWith(".whl") ? "wheel" : null);
+    if (name && response.ok && response.body) {
+      countBody(response.clone().body, (bytes) => meter.add(name, bytes)).catch(() => {});
+    }
+    return response;
+  };
+}
+
+// The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
+// over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
+async function fetchSnapshot(url, meter) {
+  const response = await fetch(url, { cache: "force-cache" }); // its address carries its hash
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(chunk, controller) {
+      meter.add("snapshot", chunk.byteLength);
+      controller.enqueue(chunk);
+    },
+  }));
+  const [probe, data] = counted.tee();
+  const first = await probe.getReader().read();
+  const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
+  const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
+  return new Uint8Array(await new Response(raw).arrayBuffer());
+}
+
+async function fetchText(url, meter, name) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return as === "text" ? response.text() : response.arrayBuffer();
+  const text = await response.text();
+  meter.done(name);
+  return text;
 }
 
-async function start({ pyodideURL, simURL, modelURL }) {
-  progress("runtime");
-  const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
-  // Fetch our files while WebAssembly compiles.
-  const simZip = fetchOk(simURL, "buffer");
-  const model = fetchOk(modelURL, "text");
-  const pyodide = await loadPyodide({ indexURL: pyodideURL });
+function baseOptions(start) {
+  return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
+}
+
+async function startFromSnapshot(start, loadPyodide, meter, snapshot) {
+  const asm = import(new URL("pyodide.asm.mjs", start.pyodideURL).href);
+  asm.then(() => meter.done("pyodide.asm.mjs"), () => {});
+  const pyodide = await loadPyodide({
+    ...baseOptions(start),
+    _loadSnapshot: snapshot,
+    // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
+    // ("offset is out of bounds", Pyodide issue 6254): grow it first.
+    createPyodideModule: async (settings) => {
+      const module = await (await asm).default(settings);
+      const bytes = await snapshot;
+      if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
+      return module;
+    },
+  });
+  const made = pyodide.globals.get("specdec_snapshot");
+  const token = made && made.get("token");
+  const lang = made && made.get("lang");
+  if (made) made.destroy();
+  if (token !== start.snapshotToken || lang !== start.lang) {
+    throw new Error(`the snapshot (${lang}, ${token}) does not match this page (${start.lang}, ${start.snapshotToken})`);
+  }
+  return pyodide.globals.get("specdec_session");
+}
+
+async function startFromWheel(start, loadPyodide, meter) {
+  const model = fetchText(start.modelURL, meter, "model");
+  model.catch(() => {});
+  const asm = import(new URL("pyodide.asm.mjs", start.pyodideURL).href);
+  asm.then(() => meter.done("pyodide.asm.mjs"), () => {});
+  const pyodide = await loadPyodide(baseOptions(start));
   progress("package");
-  const target = "/home/pyodide/specdec";
-  pyodide.unpackArchive(await simZip, "zip", { extractDir: target });
-  pyodide.runPython(`import sys\nif ${JSON.stringify(target)} not in sys.path: sys.path.insert(0, ${JSON.stringify(target)})`);
+  const errors = [];
+  await pyodide.loadPackage(PACKAGE, { checkIntegrity: true, messageCallback: () => {}, errorCallback: (e) => errors.push(e) });
+  if (!pyodide.loadedPackages[PACKAGE]) throw new Error(`could not install ${PACKAGE}: ${errors.join("; ") || "unknown error"}`);
   progress("model");
   const sessionModule = pyodide.pyimport("sim.session");
-  session = sessionModule.open_session(await model);
+  const opened = sessionModule.open_session(await model);
   sessionModule.destroy();
-  self.postMessage({ type: "ready", runtime: JSON.parse(session.handle("runtime", "{}")).result });
+  return opened;
+}
+
+async function start(message) {
+  const t0 = performance.now();
+  // Once every byte is in, Python is starting: "download" becomes "start".
+  meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
+    progress(stage === "download" && loaded >= total ? "start" : null);
+  });
+  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock"];
+  const snapshot = message.snapshotURL && typeof DecompressionStream === "function"
+    ? fetchSnapshot(message.snapshotURL, meter) : null;
+  if (snapshot) snapshot.catch(() => {}); // a failure is handled where it is awaited
+  meter.plan(snapshot ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
+  countPyodideFetches(meter, new Map([
+    [new URL("pyodide.asm.wasm", message.pyodideURL).href, "pyodide.asm.wasm"],
+    [message.stdlibURL, "stdlib"],
+    [message.lockURL, "lock"],
+  ]));
+  const { loadPyodide } = await import(new URL("pyodide.mjs", message.pyodideURL).href);
+  meter.done("pyodide.mjs");
+  let via = "snapshot";
+  if (snapshot) {
+    try {
+      session = await startFromSnapshot(message, loadPyodide, meter, snapshot);
+    } catch (error) {
+      const reason = String(error && error.message || error);
+      console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
+      progress("fallback", { reason });
+      session = null;
+    }
+  }
+  if (!session) {
+    via = "wheel";
+    meter.plan([...runtimeFiles, "wheel", "model"]);
+    session = await startFromWheel(message, loadPyodide, meter);
+  }
+  const runtime = JSON.parse(session.handle("runtime", "{}")).result;
+  self.postMessage({ type: "ready", runtime, via, ms: Math.round(performance.now() - t0) });
 }
 
 self.onmessage = async (event) => {

@@ -69,16 +69,19 @@ export function startBench(config) {
     if (value != null) progressBar.value = value;
     progressBar.hidden = kind === "ready" || kind === "failed";
   };
-  const stageText = (stage) => (strings[`loading_${stage}`] || strings.b_loading_init)
-    .replace("{size}", document.body.dataset.pyodideMb);
-  setStatus("loading", stageText("runtime"), 0);
+  // The worker reports its stage and the bytes fetched so far (sim-worker.js): the message names
+  // both; the bar's first three quarters are bytes, the last quarter Python's start, full at live.
+  const megabytes = (bytes) => fmt.num((bytes || 0) / 1e6, 1);
+  const stageText = (stage, p) => (strings[`loading_${stage}`] || strings.b_loading_init)
+    .replace("{loaded}", megabytes(p.loaded)).replace("{total}", megabytes(p.total));
+  const barValue = (stage, p) => (stage === "download" && p.total ? 3 * p.loaded / p.total
+    : 3 + 0.8 * STAGES.indexOf(stage) / STAGES.length);
+  setStatus("loading", strings.b_loading_init, 0);
 
   let lastProgress = performance.now();
-  const sim = connect(config, (stage) => {
+  const sim = connect(config, (stage, p) => {
     lastProgress = performance.now();
-    if (performance.mark) performance.mark(`specdec:stage-${stage}`);
-    const i = STAGES.indexOf(stage);
-    setStatus("loading", stageText(stage), i + 1);
+    setStatus("loading", stageText(stage, p), barValue(stage, p));
   });
   // A runtime that stops reporting progress (a download cut off inside Pyodide) is named as such.
   const watchdog = setInterval(() => {

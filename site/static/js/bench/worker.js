@@ -1,17 +1,14 @@
-// The bench's line to the sim worker (sim-client.js), with each call's time kept for
-// bench/browser_perf.py.
-import { SimClient } from "../sim-client.js";
+// The bench's line to the sim worker (sim-client.js, started early by sim-start.js), with each
+// call's time kept for bench/browser_perf.py.
+import { simClient } from "../sim-start.js";
 
-export const STAGES = ["runtime", "package", "model"];
+// The worker's start stages (sim-worker.js): "download" and "start" always; the fallback adds
+// "fallback", "package" and "model".
+export const STAGES = ["download", "start", "fallback", "package", "model"];
 
 export function connect(config, onProgress) {
-  const client = new SimClient({
-    workerURL: config.worker,
-    pyodideURL: config.pyodide,
-    simURL: config.sim,
-    modelURL: config.model,
-    onProgress,
-  });
+  const client = simClient(config);
+  client.listen(onProgress);
   const timings = [];
   window.specdecBenchTimings = timings;
   return {
