@@ -36,8 +36,11 @@ def node_version() -> str:
 
 
 def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
-         models: dict[str, bytes], token: str) -> dict:
-    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.gz into work."""
+         models: dict[str, bytes], token: str, snapshots: bool = True) -> dict:
+    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.gz into work.
+
+    snapshots=False makes the stdlib alone (the survey still runs every command on each model)."""
+    langs = list(models) if snapshots else []
     shutil.copyfile(wheel, work / wheel.name)
     lock = write_lock(pyodide / "pyodide-lock.json", work / wheel.name, work / "pyodide-lock.json")
     scratch = work / "scratch"
@@ -54,7 +57,7 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
         "simModules": imports.package_modules(sim),
         "models": {lang: str(scratch / f"{lang}.json") for lang in models},
         "stdlibOut": str(work / "python_stdlib.zip"),
-        "snapshots": {lang: str(scratch / f"{lang}.snapshot") for lang in models},
+        "snapshots": {lang: str(scratch / f"{lang}.snapshot") for lang in langs},
         "token": token,
         "report": str(scratch / "report.json"),
     }
@@ -62,7 +65,7 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     run = subprocess.run([node_binary(), str(SCRIPT), str(scratch / "job.json")],
                          capture_output=True, text=True, timeout=NODE_TIMEOUT_S)
     report = _read_report(scratch / "report.json", run)
-    for lang in models:
+    for lang in langs:
         raw = (scratch / f"{lang}.snapshot").read_bytes()
         (work / f"{lang}.snapshot.gz").write_bytes(gzip.compress(raw, compresslevel=GZIP_LEVEL, mtime=0))
         report["snapshots"][lang]["sha256_raw"] = _sha256(raw)

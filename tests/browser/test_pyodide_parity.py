@@ -1,4 +1,6 @@
-"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6)."""
+"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6),
+on both ways the worker starts Python (issue 13): from the language's memory snapshot, and the
+fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage)."""
 
 import json
 
@@ -16,22 +18,27 @@ CASES = [
     ]
 ]
 
-# Runs in the page: a second worker, started exactly as the page starts its own.
-RUN_IN_PYODIDE = """async ([cases, prefix]) => {
-  const { SimClient } = await import(new URL(document.body.dataset.worker.replace('sim-worker.js', 'sim-client.js'), document.baseURI).href);
-  const d = document.body.dataset;
-  const client = new SimClient({ workerURL: d.worker, pyodideURL: d.pyodide, simURL: d.sim, modelURL: d.model });
+# Runs in the page: a second worker, started as the page starts its own, with `overrides`
+# (snapshotURL: null starts it without the snapshot).
+RUN_IN_PYODIDE = """async ([cases, prefix, overrides]) => {
+  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const client = startSim(document.body.dataset, overrides);
   const runtime = await client.ready;
   const traces = [];
   for (const c of cases) traces.push(await client.call('step', { ...c, prefix }));
-  return { runtime, traces };
+  return { runtime, via: client.via, traces };
 }"""
 
+PATHS = {"snapshot": {}, "wheel": {"snapshotURL": None}}
 
+
+@pytest.mark.parametrize("via", PATHS)
 @pytest.mark.parametrize("lang,prefix", [("en", "said the"), ("zh", "慢慢")])
-def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix):
+def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix, via):
     page.goto(f"{site_url}{lang}/specdec/")
-    got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix])
+    got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, PATHS[via]])
+    assert got["via"] == via
     assert got["runtime"]["platform"] == "emscripten"
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
     for case, in_browser in zip(CASES, got["traces"]):

@@ -70,12 +70,13 @@ export function startBench(config) {
     progressBar.hidden = kind === "ready" || kind === "failed";
   };
   // The worker reports its stage and the bytes fetched so far (sim-worker.js): the message names
-  // both; the bar's first three quarters are bytes, the last quarter Python's start, full at live.
+  // both. Bytes are most of the wait, so they fill 90 % of the bar; the stages after them (a
+  // restore takes a few tenths of a second) the rest; the bar never moves back.
   const megabytes = (bytes) => fmt.num((bytes || 0) / 1e6, 1);
   const stageText = (stage, p) => (strings[`loading_${stage}`] || strings.b_loading_init)
     .replace("{loaded}", megabytes(p.loaded)).replace("{total}", megabytes(p.total));
-  const barValue = (stage, p) => (stage === "download" && p.total ? 3 * p.loaded / p.total
-    : 3 + 0.8 * STAGES.indexOf(stage) / STAGES.length);
+  const barValue = (stage, p) => Math.max(progressBar.value, progressBar.max * (stage === "download"
+    ? 0.9 * (p.total ? p.loaded / p.total : 0) : 0.9 + 0.1 * (STAGES.indexOf(stage) + 1) / (STAGES.length + 1)));
   setStatus("loading", strings.b_loading_init, 0);
 
   let lastProgress = performance.now();

@@ -1,0 +1,139 @@
+"""How the bench's worker starts Python (issue 13): from the language's memory snapshot, or, when
+the snapshot is missing, broken or not this page's, from the trimmed stdlib and the sim wheel;
+and the loading message, which counts the bytes fetched and then names the stage."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+
+import pytest
+
+from sim.session import open_session
+
+pytestmark = pytest.mark.browser
+
+LIVE = "#b[data-mode=live][data-busy=false]"
+TIMEOUT_MS = 90_000
+PREFIX = {"en": "said the", "zh": "慢慢"}
+
+# The page's own client: sim-start.js is loaded once per page, so importing it returns it.
+PAGE_CLIENT = """async ([prefix]) => {
+  const url = document.querySelector('script[src*="sim-start.js"]').src;
+  const client = (await import(url)).simClient();
+  return { via: client.via, start: await client.call('start', { prefix }) };
+}"""
+
+
+def snapshot_file(built_site, lang):
+    (path,) = built_site.glob(f"py/{lang}.*.snapshot.gz")
+    return path
+
+
+def open_page(browser, site_url, lang, route=None):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if route:
+        context.route("**/*.snapshot.gz", route)
+    page = context.new_page()
+    page.requests_seen, page.console_errors, page.warnings = [], [], []
+    page.on("request", lambda r: page.requests_seen.append(r.url))
+    page.on("console", lambda m: (page.console_errors if m.type == "error" else page.warnings).append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    page.goto(f"{site_url}{lang}/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    return context, page
+
+
+def cpython_start(built_site, lang):
+    session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads(session.handle("start", json.dumps({"prefix": PREFIX[lang]})))["result"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, built_site, lang):
+    context, page = open_page(browser, site_url, lang)
+    got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
+    assert got["via"] == "snapshot"
+    # The model came inside the snapshot: neither the model's JSON nor the wheel was fetched.
+    assert not [u for u in page.requests_seen if "/models/" in u or u.endswith(".whl")]
+    assert any(f"/py/{lang}." in u for u in page.requests_seen)
+    assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
+    assert not page.console_errors, page.console_errors
+    context.close()
+
+
+def truncated(built_site):
+    data = snapshot_file(built_site, "en").read_bytes()
+    return data[: len(data) // 2]
+
+
+def not_a_snapshot(_built_site):
+    return gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0)
+
+
+def other_language(built_site):
+    return snapshot_file(built_site, "zh").read_bytes()
+
+
+@pytest.mark.parametrize("damage", [None, truncated, not_a_snapshot, other_language],
+                         ids=["blocked", "truncated", "not-a-snapshot", "other-language"])
+def test_a_missing_or_broken_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site, damage):
+    if damage is None:
+        route = lambda r: r.abort()  # noqa: E731
+    else:
+        body = damage(built_site)
+        route = lambda r: r.fulfill(status=200, body=body, headers={"Content-Type": "application/gzip"})  # noqa: E731
+    context, page = open_page(browser, site_url, "en", route)
+    got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
+    assert got["via"] == "wheel"
+    assert got["start"] == cpython_start(built_site, "en")
+    assert any(u.endswith(".whl") for u in page.requests_seen) and any("/models/en.json" in u for u in page.requests_seen)
+    assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 1
+    assert any("installing the sim wheel instead" in w for w in page.warnings), page.warnings
+    assert not page.console_errors, page.console_errors
+    # The bench works on the fallback: a step runs in Pyodide.
+    page.locator("#b button.b-step").click()
+    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+    context.close()
+
+
+# Every text and bar value the status shows, recorded as they change.
+RECORD_STATUS = """() => {
+  window.statusLog = [];
+  const record = () => {
+    const box = document.querySelector('#b .b-status');
+    if (!box) return;
+    const text = box.querySelector('.b-status__text').textContent;
+    const bar = box.querySelector('.b-status__bar');
+    const entry = [box.dataset.state, text, bar.hidden ? null : bar.value, bar.max];
+    const last = window.statusLog[window.statusLog.length - 1];
+    if (!last || last.join('|') !== entry.join('|')) window.statusLog.push(entry);
+  };
+  new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  document.addEventListener('DOMContentLoaded', record);
+}"""
+
+DOWNLOAD = {"en": r"Downloading: ([\d.]+) / ([\d.]+) MB", "zh": r"下载 Python：([\d.]+) / ([\d.]+) MB"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(browser, site_url, lang):
+    context = browser.new_context()
+    context.add_init_script(f"({RECORD_STATUS})()")
+    page = context.new_page()
+    page.goto(f"{site_url}{lang}/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    log = page.evaluate("window.statusLog")
+    sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
+    context.close()
+    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock", "snapshot"))
+    counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
+    assert counts, log
+    assert {total for _, total in counts} == {round(expected_total / 1e6, 1)}
+    assert [loaded for loaded, _ in counts] == sorted(loaded for loaded, _ in counts)
+    bars = [e[2] for e in log if e[0] == "loading" and e[2] is not None]
+    assert bars == sorted(bars), log  # the bar never goes back
+    assert bars[-1] >= 0.9 * float(log[-1][3]), log  # nearly full when it gives way to "live": no jump
+    assert log[-1][0] == "ready"
