@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -137,7 +138,7 @@ def cold_and_warm(browser, kind: str, url: str) -> tuple[dict, dict, list[str]]:
     """A cold visit (new profile) and a warm repeat visit in the same profile; the URLs fetched."""
     context = new_context(browser, kind)
     urls: list[str] = []
-    context.on("request", lambda request: urls.append(request.url))
+    context.on("requestfinished", lambda request: urls.append(request.url))
     cold = visit(context, url, kind == "bare")
     seen = list(urls)
     warm = visit(context, url, kind == "bare")
@@ -283,7 +284,7 @@ def main(argv=None) -> int:
         print(f"\nbytes of a cold visit, {kind} (file / as a host sends it):")
         for url, raw, sent in sorted(rows, key=lambda r: -r[2]):
             if sent >= 10_000:
-                print(f"  {url.split('?')[0].replace(root, '/').split('/', 3)[-1]:58s} {raw / 1e6:7.2f} MB {sent / 1e6:7.2f} MB")
+                print(f"  {urllib.parse.urlsplit(url).path:58s} {raw / 1e6:7.2f} MB {sent / 1e6:7.2f} MB")
         small = [r for r in rows if r[2] < 10_000]
         total = sum(r[2] for r in rows)
         print(f"  {len(small)} files under 10 kB: {sum(r[2] for r in small) / 1e3:.0f} kB sent")
