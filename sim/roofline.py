@@ -1,11 +1,19 @@
 """Paper arithmetic of the memory roofline for decoding: how long one step must take.
 
 Each GPU and each model is one row of data. Every figure below is an upper bound
-"on paper": it counts the bytes a decoding step must read (the weights, and the
-key/value cache when a context length is given) at the GPU's quoted bandwidth,
-and the arithmetic of about two operations per parameter per token at the quoted
-dense throughput. Kernel launches, attention arithmetic, activations and other
-overheads are left out, so real systems stay below these numbers.
+"on paper": it counts the bytes a decoding step must read (the weights it streams, and
+the key/value cache when a context length is given) at the GPU's quoted bandwidth, and
+the arithmetic of two operations per streamed parameter per token at the quoted dense
+throughput. Kernel launches, attention arithmetic, activations and other overheads are
+left out, so real systems stay below these numbers.
+
+What a token streams. A decoder holds three kinds of weights: the input embedding table,
+the transformer layers, and the output projection. Decoding a token looks up one row of
+the embedding table (a few kilobytes), but multiplies by every weight of every layer and
+by the whole output projection (it scores every token of the vocabulary). So the bytes
+streamed per token are the layers plus the output projection, not the parameter count.
+When the output projection is tied to the embedding table (one shared matrix), that
+matrix is still read once per token, as the output projection.
 
 Pure standard library: runs in CPython and in Pyodide.
 """
@@ -31,33 +39,99 @@ class GPU:
 
 
 @dataclass(frozen=True)
+class Parameters:
+    """Where a model's parameters sit, by what decoding one token does with them."""
+
+    embedding: int  # input embedding table: one row looked up per token, not streamed
+    layers: int  # every transformer layer, and the final norm: streamed once per step
+    output: int  # output projection (the LM head): a real matrix multiply, streamed
+    tied: bool = False  # the output projection is the embedding table itself
+
+    @property
+    def total(self) -> int:
+        """Parameters stored: a tied output projection is the embedding table, counted once."""
+        return self.embedding + self.layers + (0 if self.tied else self.output)
+
+    @property
+    def streamed(self) -> int:
+        """Parameters read from memory for every decoding step."""
+        return self.layers + self.output
+
+
+def llama_parameters(*, vocab: int, width: int, layers: int, heads: int, kv_heads: int,
+                     head_dim: int, ffn: int, tied: bool = False) -> Parameters:
+    """The breakdown of a Llama-style decoder, from its shape.
+
+    Per layer: attention projections Q and O (width x heads x head_dim each), K and V
+    (width x kv_heads x head_dim each), a gated feed-forward block of three width x ffn
+    matrices, and two RMSNorm weight vectors; one more norm after the last layer. No biases.
+    """
+    attention = 2 * width * heads * head_dim + 2 * width * kv_heads * head_dim
+    per_layer = attention + 3 * width * ffn + 2 * width
+    return Parameters(embedding=vocab * width, layers=layers * per_layer + width,
+                      output=vocab * width, tied=tied)
+
+
+@dataclass(frozen=True)
 class Model:
     """One decoder-only transformer: the shape that sets bytes and operations per token."""
 
     key: str
     name: str
-    params: int
+    parameters: Parameters
     layers: int
     width: int
     heads: int
     head_dim: int
     kv_heads: int
+    vocab: int
     bytes_per_param: int  # 2 for 16-bit weights; also used for the K/V cache entries
+    published_params: int  # the count its publisher gives; a test checks the breakdown sums to it
     sources: tuple[str, ...]  # ids in site/sources.toml
 
     @property
+    def params(self) -> int:
+        """Parameters stored (the published model size)."""
+        return self.parameters.total
+
+    @property
     def weight_bytes(self) -> float:
-        return float(self.params * self.bytes_per_param)
+        """Bytes of weights held in memory: every parameter, the embedding table included."""
+        return float(self.parameters.total * self.bytes_per_param)
+
+    @property
+    def streamed_params(self) -> int:
+        return self.parameters.streamed
+
+    @property
+    def streamed_bytes(self) -> float:
+        """Bytes of weights one decoding step reads: all but the looked-up embedding table."""
+        return float(self.parameters.streamed * self.bytes_per_param)
+
+    @property
+    def embedding_bytes(self) -> float:
+        return float(self.parameters.embedding * self.bytes_per_param)
 
     @property
     def flops_per_token(self) -> float:
-        """About two operations (a multiply and an add) per parameter per token."""
-        return 2.0 * self.params
+        """Two operations (a multiply and an add) per streamed parameter per token."""
+        return 2.0 * self.parameters.streamed
 
     @property
     def kv_bytes_per_token(self) -> int:
         """K and V, for every layer and key/value head, at the weights' precision."""
         return 2 * self.layers * self.kv_heads * self.head_dim * self.bytes_per_param
+
+
+def llama_model(key: str, name: str, *, vocab: int, width: int, layers: int, heads: int,
+                kv_heads: int, ffn: int, published_params: int, sources: tuple[str, ...],
+                tied: bool = False, bytes_per_param: int = 2) -> Model:
+    """One row of data for a Llama-style model: its shape, its published size, its sources."""
+    head_dim = width // heads
+    parameters = llama_parameters(vocab=vocab, width=width, layers=layers, heads=heads,
+                                  kv_heads=kv_heads, head_dim=head_dim, ffn=ffn, tied=tied)
+    return Model(key, name, parameters, layers, width, heads, head_dim, kv_heads, vocab,
+                 bytes_per_param, published_params, sources)
 
 
 GPUS: dict[str, GPU] = {
@@ -79,12 +153,19 @@ GPUS: dict[str, GPU] = {
 MODELS: dict[str, Model] = {
     model.key: model
     for model in (
-        # Meta's model card for Llama 3.1 8B (parameter count, from the released
-        # weights: 8,030,261,248) and Llama Team 2024, arXiv:2407.21783, table 3
-        # (32 layers, width 4,096, 32 attention heads, 8 key/value heads).
-        # Head width = 4,096 / 32 = 128. bfloat16 weights: 2 bytes each.
-        Model("llama-3.1-8b", "Llama 3.1 8B", 8_030_261_248, 32, 4096, 32, 128, 8, 2,
-              ("llamacard2024", "llama2024")),
+        # Shape: Llama Team 2024, arXiv:2407.21783, table 3 (32 layers, width 4,096, FFN
+        # 14,336, 32 attention heads, 8 key/value heads) and the released config (vocabulary
+        # 128,256; input embedding and output projection not tied). Published size: Meta's
+        # model card, 8,030,261,248 parameters. bfloat16 weights: 2 bytes each.
+        llama_model("llama-3.1-8b", "Llama 3.1 8B", vocab=128_256, width=4096, layers=32,
+                    heads=32, kv_heads=8, ffn=14_336, published_params=8_030_261_248,
+                    sources=("llamacard2024", "llama2024")),
+        # Shape: the same table 3 (80 layers, width 8,192, FFN 28,672, 64 attention heads,
+        # 8 key/value heads) and released config (vocabulary 128,256, not tied). Published
+        # size: Meta's model card for Llama 3.1 70B, 70,553,706,496 parameters.
+        llama_model("llama-3.1-70b", "Llama 3.1 70B", vocab=128_256, width=8192, layers=80,
+                    heads=64, kv_heads=8, ffn=28_672, published_params=70_553_706_496,
+                    sources=("llamacard70b2024", "llama2024")),
     )
 }
 
@@ -106,8 +187,8 @@ def kv_cache_bytes(m: Model, batch: int, context: int) -> float:
 
 
 def bytes_per_step(m: Model, batch: int = 1, context: int = 0) -> float:
-    """Bytes one decoding step reads: the weights once, plus every sequence's own cache."""
-    return m.weight_bytes + kv_cache_bytes(m, batch, context)
+    """Bytes one decoding step reads: the streamed weights once, plus every sequence's own cache."""
+    return m.streamed_bytes + kv_cache_bytes(m, batch, context)
 
 
 def step_seconds(g: GPU, m: Model, batch: int = 1, context: int = 0) -> float:
@@ -126,7 +207,7 @@ def tokens_per_second(g: GPU, m: Model, batch: int = 1, context: int = 0) -> flo
 
 
 def arithmetic_seconds(g: GPU, m: Model, batch: int = 1) -> float:
-    """Time the step's arithmetic (2 x params per token, attention ignored) takes at dense peak."""
+    """Time the step's arithmetic (2 per streamed parameter per token, attention ignored) takes."""
     return batch * m.flops_per_token / g.flops
 
 

@@ -25,6 +25,7 @@ PAPER_USE = re.compile(r"\bpaper\.([A-Za-z_][A-Za-z0-9_]*)")
 CITE_USE = re.compile(r"cite\(([^)]*)\)")
 CITE_ID = re.compile(r"[\"']([^\"']+)[\"']")
 LINK_USE = re.compile(r"\]\(#([A-Za-z0-9_-]+)\)")
+DIAGRAM_USE = re.compile(r"\bdiagram\(\s*[\"']([a-z0-9_-]+)[\"']")
 
 
 @dataclass
@@ -68,6 +69,7 @@ def _references(text: str) -> dict:
         "quoted figures": sorted(set(PAPER_USE.findall(text))),
         "citations": cites,
         "links": sorted(set(LINK_USE.findall(text))),
+        "diagrams": sorted(set(DIAGRAM_USE.findall(text))),
     }
 
 

@@ -67,7 +67,7 @@ def site_settings(opts: Options) -> dict:
 
 def render_languages(contents, languages, site: dict, sources: Sources) -> dict:
     """Per language: its rendered sections and the bench's first picture (shared by page and embed)."""
-    from . import bench_picture, figures
+    from . import bench_picture, diagrams, figures
 
     raw_figures = figures.compute(languages)
     rendered = {}
@@ -76,6 +76,7 @@ def render_languages(contents, languages, site: dict, sources: Sources) -> dict:
             "fig": figures.formatted(lang, raw_figures[lang]),
             "paper": QuotedFigures.load(SITE / "quoted.toml", lang, sources),
             "cite": sources.cite,
+            "diagram": diagrams.render,
             "meta": {
                 **site,
                 "title": language_content.strings["site_title"],

@@ -1,87 +1,147 @@
-"""Figures the chapters print: the brief's derived numbers, formatting, and the bench's measurements."""
+"""Figures the chapters print: the brief's derived numbers, formatting, the worked example, the
+bench's measurements, and the rule that chapters never type a number the code computes."""
 
 import json
+import re
+from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from sitebuild import figures
+from sitebuild.figures import cache, measured, worked
+from sitebuild.figures.formats import ExactDecimal, Figures, Format, Words, sig
 
 BRIEF = {
-    # facts.md, "Derived", as the page prints them.
+    # facts.md, "Derived" (corrected), as the page prints them: three significant digits for
+    # anything divided by the 3.35 TB/s bandwidth, four for exact counts of bytes.
     "weights_gb": "16.06 GB",
-    "ms_per_token": "4.79 ms",
-    "tokens_per_s": "209",
-    "gflop_per_token": "16.06 GFLOP",
-    "arith_ms_per_token": "0.016 ms",
+    "streamed_gb": "15.01 GB",
+    "embedding_params": "525,336,576",
+    "ms_per_token": "4.48 ms",
+    "tokens_per_s": "223",
+    "gflop_per_token": "15.01 GFLOP",
+    "arith_ms_per_token": "0.015 ms",
     "busy_pct": "0.34%",
     "idle_pct": "99.7%",
     "machine_balance": "295",
     "batch1_intensity": "1",
     "batch": "64",
-    "batch_tokens_per_s": "13,350",
+    "batch_tokens_per_s": "14,300",
     "batch_busy_pct": "22%",
     "kv_bytes_per_token": "131,072 B",
-    "kv_kb_per_token": "131 KB",
     "context": "4,096",
-    "cache_gb": "34.4 GB",
-    "step_gb": "50.4 GB",
-    "cache_tokens_per_s": "4,250",
+    "cache_gb": "34.36 GB",
+    "step_gb": "49.37 GB",
+    "cache_step_ms": "14.7 ms",
+    "cache_tokens_per_s": "4,340",
     "balance_lanes": "295",
     "lanes_example_pct": "3%",
     "idle_extra_arith_pct": "53%",
     "idle_faster_pct": "96%",
+    "idle_bench_faster_pct": "63%",
     "gpu_bandwidth_tbs": "3.35 TB/s",
     "gpu_tflops_dense": "989.5 TFLOPS",
     "gpu_tflops_sparse": "1,979 TFLOPS",
     "model_params": "8,030,261,248",
     "model_width": "4,096",
+    "model_vocab": "128,256",
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_roofline_figures_print_as_the_brief_derives_them(lang):
-    shown = figures.formatted(lang, figures.roofline_figures())
+    shown = figures.formatted(lang, figures.shared())
     for name, text in BRIEF.items():
         assert shown[name] == text, name
 
 
 def test_parameter_count_in_words_per_language():
-    raw = figures.roofline_figures()
-    assert figures.formatted("en", raw)["model_params_words"] == "8.03 billion"
-    assert figures.formatted("zh", raw)["model_params_words"] == "80.3 亿"
+    shared = figures.shared()
+    assert figures.formatted("en", shared)["model_params_words"] == "8.03 billion"
+    assert figures.formatted("zh", shared)["model_params_words"] == "80.3 亿"
 
 
-def test_every_figure_has_a_format():
-    raw = figures.roofline_figures()
-    raw.update({name: 1 for name in figures.FORMATS})
-    figures.formatted("en", raw)  # raises KeyError for a figure without a format
+def test_a_figure_name_is_computed_once():
+    f = Figures()
+    f.add("x", 1)
+    with pytest.raises(ValueError, match="computed twice"):
+        f.add("x", 2)
+    other = Figures()
+    other.add("x", 3)
+    with pytest.raises(ValueError, match="computed twice"):
+        f.merge(other)
 
 
-def test_unknown_figure_without_format_is_refused():
-    with pytest.raises(KeyError, match="no format"):
-        figures.format_value("no_such_figure", 1.0)
+def test_every_module_adds_disjoint_names():
+    """shared() merges the modules; a name defined in two of them would raise there."""
+    names = set(figures.shared())
+    assert {"ms_per_token", "default_gamma", "ex_total_a"} <= names
 
 
 @pytest.mark.parametrize(
     "fmt, value, text",
     [
-        (figures.Format(2, "ms"), 4.7937, "4.79 ms"),
-        (figures.Format(0, "%", space=False), 22.4, "22%"),
-        (figures.Format(tens=True), 4252.4, "4,250"),
-        (figures.Format(0), 131072, "131,072"),
-        (figures.Format(2, "×", space=False), 2.345, "2.35×"),
+        (Format(2, "ms"), 4.7937, "4.79 ms"),
+        (Format(0, "%", space=False), 22.4, "22%"),
+        (Format(0), 131072, "131,072"),
+        (Format(2, "×", space=False), 2.345, "2.35×"),
+        (sig(3), 14_283.95, "14,300"),
+        (sig(3), 4_342.75, "4,340"),
+        (sig(3, "ms"), 4.48055, "4.48 ms"),
+        (sig(4, "GB"), 15.009849, "15.01 GB"),
+        (sig(2, "ms"), 0.0151693, "0.015 ms"),
+        (sig(3), 9.996, "10.0"),
+        (sig(3), 0, "0"),
+        (ExactDecimal(), Fraction(3, 4), "0.75"),
+        (ExactDecimal(), Fraction(0), "0"),
+        (ExactDecimal(), Fraction(8, 25), "0.32"),
     ],
 )
 def test_format(fmt, value, text):
-    assert fmt(value) == text
+    assert fmt.text(value, "en") == text
 
 
-def test_strings_pass_through():
-    assert figures.format_value("anything", "慢慢") == "慢慢"
+def test_exact_decimal_refuses_a_repeating_fraction():
+    with pytest.raises(ValueError, match="no short exact decimal"):
+        ExactDecimal().text(Fraction(1, 3), "en")
 
 
-# --- The bench's own figures, measured on the real books ---------------------------------------
+def test_words_differ_by_language():
+    words = Words(lambda v: f"{v} en", lambda v: f"{v} zh")
+    assert words.text(1, "en") == "1 en" and words.text(1, "zh") == "1 zh"
+
+
+# --- chapter 6's worked example, in exact arithmetic ------------------------------------------------
+
+def test_worked_example_adds_up_to_p_exactly():
+    ex = worked.worked_example()
+    p, q = ex["p"], ex["q"]
+    assert sum(p) == 1 and sum(q) == 1
+    assert ex["kept"] == [min(a, b) for a, b in zip(p, q)]
+    assert ex["beta"] == sum(ex["kept"]) and ex["rejected"] == 1 - ex["beta"]
+    assert ex["replaced"] == ex["excess"] == [max(Fraction(0), a - b) for a, b in zip(p, q)]
+    assert sum(ex["residual"]) == 1
+    assert ex["total"] == p
+    assert all(isinstance(v, Fraction) for v in ex["total"])
+
+
+def test_worked_example_shows_the_broken_rule_failing():
+    """Power check: drawing the replacement from p gives a different, still normalised, law."""
+    ex = worked.worked_example()
+    assert ex["wrong"] != ex["p"] and sum(ex["wrong"]) == 1
+
+
+def test_worked_example_table_prints_total_equal_to_p():
+    shown = figures.formatted("en", worked.worked_figures())
+    for token in worked.TOKENS:
+        assert shown[f"ex_total_{token}"] == shown[f"ex_p_{token}"]
+    # The draft over-proposes c, so the residual gives c nothing (chapter 6 says so).
+    assert shown["ex_excess_c"] == shown["ex_residual_c"] == "0"
+
+
+# --- the bench's own figures, measured on the real books --------------------------------------------
 
 
 @lru_cache(maxsize=None)
@@ -99,24 +159,19 @@ def _computed():
     return figures.compute({lang: _language(lang) for lang in ("en", "zh")})
 
 
-def _needs_sim():
-    stats = pytest.importorskip("sim.stats")
-    if not hasattr(stats, "measure"):
-        pytest.skip("sim.stats.measure not written yet")
+def _raw(lang):
+    return _computed()[lang].raw()
 
 
 def test_both_languages_have_the_same_figure_names():
-    _needs_sim()
     computed = _computed()
     assert set(computed) == {"en", "zh"}
     assert set(computed["en"]) == set(computed["zh"])
-    assert set(figures.formatted("en", computed["en"])) == set(figures.formatted("zh", computed["zh"]))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_bench_figures_are_plausible(lang):
-    _needs_sim()
-    raw = _computed()[lang]
+    raw = _raw(lang)
     gamma = raw["default_gamma"]
     assert 0 < raw["bench_alpha"] < 1
     assert 0 <= raw["bench_unigram_alpha"] < raw["bench_alpha"]
@@ -125,25 +180,47 @@ def test_bench_figures_are_plausible(lang):
     assert 1 <= raw["bench_best_gamma"] <= figures.LAB_GAMMA
     assert raw["bench_best_speedup"] >= raw["bench_speedup"]
     assert raw["bench_best_speedup"] >= raw["bench_lab_speedup"]
+    assert 0 < raw["coverage_one_pct"] <= raw["coverage_top_pct"] <= 100
+    assert raw["noise_alpha_low"] <= raw["bench_alpha"] <= raw["noise_alpha_high"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_seed_is_the_chapters_run(lang):
+    assert measured.alpha_by_seed(_language(lang))[0] == _raw(lang)["bench_alpha"]
 
 
 def test_bench_figures_are_reproducible():
-    _needs_sim()
-    again = figures.bench_figures(_language("en"))
-    assert again == {k: _computed()["en"][k] for k in again}
+    again = measured.bench_figures(_language("en")).raw()
+    assert again == {k: _raw("en")[k] for k in again}
+
+
+def test_measurements_are_cached_by_what_they_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
+    calls = []
+
+    def measure():
+        calls.append(1)
+        return {"value": 0.5}
+
+    language = _language("zh")
+    assert cache.cached("probe", language, {"n": 1}, measure) == {"value": 0.5}
+    assert cache.cached("probe", language, {"n": 1}, measure) == {"value": 0.5}
+    assert len(calls) == 1
+    cache.cached("probe", language, {"n": 2}, measure)  # other parameters: measured again
+    assert len(calls) == 2
+    (stored,) = tmp_path.glob("probe-zh-*.json")
+    stored.write_text("{broken")  # a damaged entry is measured again, never trusted
+    cache.cached("probe", language, {"n": 2}, measure)
+    assert len(calls) == 3
 
 
 def test_roofline_figures_are_the_same_on_both_pages():
-    _needs_sim()
     computed = _computed()
     for name in figures.roofline_figures():
         assert computed["en"][name] == computed["zh"][name]
 
 
-# --- The chapters print computed numbers only through {{ fig.* }} -------------------------------
-
-import re
-from pathlib import Path
+# --- the chapters print computed numbers only through {{ fig.* }} -------------------------------
 
 SITE = Path(__file__).resolve().parent.parent / "site"
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -152,10 +229,13 @@ LINK_TARGET = re.compile(r"\]\([^)]*\)")
 NUMBER = re.compile(r"(?<![\w.\-])\d[\d,]*(?:\.\d+)?(?!\w|\.\d)")
 # Zero and one are the bounds of every probability; the code computes them too, but typing them is fine.
 CONSTANTS = {"0", "1"}
-# A number right after one of these words names a place in a paper, not a quantity.
+# A number right after one of these words names a place in a paper or a model's version
+# ("Llama 3.1"), not a quantity.
 REFERENCE_WORDS = re.compile(
-    r"(equation|theorem|table|section|appendix|chapter|eBook|#|定理|公式|式|附录|表|第|节)\s*$", re.I
+    r"(equation|theorem|table|section|appendix|chapter|eBook|Llama|#|定理|公式|式|附录|表|第|节)\s*$", re.I
 )
+# A number right before one of these is a date, a duration or a version, not a computed figure.
+NOT_A_FIGURE_AFTER = re.compile(r"^\s*(years?|年|International|国际)", re.I)
 
 
 LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.M)
@@ -165,52 +245,84 @@ def _typed_numbers(text):
     text = LINK_TARGET.sub("]", MATH.sub(" ", JINJA.sub(" ", text)))
     text = LIST_MARKER.sub(" ", text)
     for match in NUMBER.finditer(text):
-        if not REFERENCE_WORDS.search(text[max(0, match.start() - 12):match.start()]):
+        before = text[max(0, match.start() - 12):match.start()]
+        after = text[match.end():match.end() + 16]
+        if not REFERENCE_WORDS.search(before) and not NOT_A_FIGURE_AFTER.search(after):
             yield match.group().rstrip(",")
 
 
-def _chapter_texts(lang):
+def _content_texts(lang):
+    """Every content file: the chapters and the closing sections, front matter included."""
     from sitebuild.frontmatter import split
 
-    for path in sorted((SITE / lang).glob("[01]*.md")):
+    for path in sorted((SITE / lang).glob("*.md")):
         meta, body, _ = split(path, path.read_text(encoding="utf-8"))
-        yield path.name, body + "\n" + meta.get("caption", "")
+        extra = [meta.get("caption", "")] + [f"{q['q']} {q['a']}" for q in meta.get("faq", [])]
+        yield path.name, "\n".join([body, *extra])
 
 
 def _figure_numbers(lang):
-    raw = figures.roofline_figures()
-    try:
-        _needs_sim()
-    except pytest.skip.Exception:
-        pass
-    else:
-        raw = _computed()[lang]
-    shown = figures.formatted(lang, raw)
+    shown = figures.formatted(lang, _computed()[lang])
     numbers = set()
     for text in shown.values():
         numbers.update(m.group() for m in NUMBER.finditer(text))
     return numbers
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_chapters_type_no_number_the_code_computes(lang):
+def _typed_figures(lang, texts):
     computed = _figure_numbers(lang)
-    typed = {
+    return {
         (name, n)
-        for name, text in _chapter_texts(lang)
+        for name, text in texts
         for n in _typed_numbers(text)
         if n in computed and n not in CONSTANTS
     }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_content_types_no_number_the_code_computes(lang):
+    typed = _typed_figures(lang, _content_texts(lang))
     assert not typed, f"numbers typed in site/{lang} that should be {{{{ fig.* }}}}: {sorted(typed)}"
+
+
+def test_the_scan_catches_a_typed_figure():
+    """Power check: the computed 4.48 ms typed by hand, and a computed figure in an FAQ answer."""
+    shown = figures.formatted("en", _computed()["en"])
+    typed = _typed_figures("en", [("x.md", f"streaming takes {shown['ms_per_token']}"),
+                                  ("y.md", f"a = \"about {shown['batch_tokens_per_s']} tokens\"")])
+    assert ("x.md", shown["ms_per_token"].split()[0]) in typed
+    assert ("y.md", shown["batch_tokens_per_s"]) in typed
+
+
+# --- what the prose says about the figures stays true ---------------------------------------------
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_what_the_prose_says_about_the_measurements_holds(lang):
-    """Chapters 7 and 13 describe these outcomes in words; keep the words true."""
-    _needs_sim()
-    raw = _computed()[lang]
+    raw = _raw(lang)
     # Chapter 7: "here the two come out close".
     assert abs(raw["bench_tokens_per_pass"] - raw["bench_tokens_per_pass_formula"]) < 0.15
-    # Chapter 13: the unigram draft "brings alpha down"; gamma = lab_gamma is a worse choice.
+    # Chapter 13 and "going further": the unigram draft brings alpha and the speed-up down;
+    # gamma = lab_gamma is a worse choice.
     assert raw["bench_unigram_alpha"] < raw["bench_alpha"]
+    assert raw["bench_unigram_speedup"] < raw["bench_speedup"]
     assert raw["bench_lab_speedup"] < raw["bench_speedup"]
+    # Chapter 8: the best and the default gamma are two different choices, and "the gap between
+    # the two is smaller than that spread" (of either speed-up across seeds).
+    assert raw["bench_best_gamma"] != raw["default_gamma"]
+    assert raw["noise_gap"] < raw["noise_best_high"] - raw["noise_best_low"]
+    assert raw["noise_gap"] < raw["noise_default_high"] - raw["noise_default_low"]
+    # "Going further": the bench's own draft is well below the break-even cost, and offering
+    # more candidates covers more positions.
+    assert raw["draft_cost"] < raw["break_even_cost"]
+    assert raw["coverage_one_pct"] < raw["coverage_top_pct"]
+
+
+def test_what_the_prose_says_about_the_roofline_holds():
+    raw = figures.roofline_figures()
+    # Chapter 9: a draft that costs something takes a bite out of the c = 0 figure.
+    assert raw["idle_bench_faster_pct"] < raw["idle_faster_pct"]
+    # Closing notes: the 70B model streams more than one H100 holds.
+    assert raw["big_streamed_gb"] > raw["gpu_memory_gb"]
+    # Chapter 1: the embedding table is what separates the weights held from those streamed.
+    assert raw["weights_gb"] - raw["streamed_gb"] == pytest.approx(raw["embedding_gb"])

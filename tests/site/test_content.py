@@ -91,3 +91,49 @@ def test_citations_are_numbered_in_source_order(tmp_path):
     )
     with pytest.raises(BuildError, match="unknown source 'c'"):
         sources.cite("c")
+
+
+# --- the content itself --------------------------------------------------------------------------
+
+import re
+import tomllib
+
+SITE = Path(__file__).resolve().parents[2] / "site"
+LINK = re.compile(r"(.)\[([^\]]+)\]\(#([a-z0-9-]+)\)(.)")
+
+
+def _sections(lang):
+    return {s.anchor: s for s in load_all(SITE)[lang].sections}
+
+
+def test_zh_chapter_titles_used_as_links_are_in_title_marks():
+    """A link whose text is a section's title reads as a title: 《标题》."""
+    sections = _sections("zh")
+    titles = {s.title for s in sections.values()}
+    bare = []
+    for s in sections.values():
+        for before, text, anchor, after in LINK.findall(s.body):
+            if text in titles and (before, after) != ("《", "》"):
+                bare.append((s.path.name, text))
+    assert not bare, bare
+
+
+def test_zh_uses_one_picture_and_one_word_for_each_thing():
+    """The music-box cylinder (滚筒, 钉子), 批大小 for batch size, 实测 for what was counted."""
+    text = "\n".join(s.body + str(s.meta) for s in _sections("zh").values())
+    for wrong in ("大鼓", "小鼓", "鼓上", "的针", "批次", "实际数下来", "实数"):
+        assert wrong not in text, wrong
+    assert "大滚筒" in text and "钉子" in text and "批大小" in text
+
+
+def test_every_quoted_figure_says_how_it_was_checked():
+    quoted = tomllib.loads((SITE / "quoted.toml").read_text(encoding="utf-8"))
+    unchecked = [name for name, entry in quoted.items() if not entry.get("checked", "").strip()]
+    assert not unchecked, unchecked
+
+
+def test_the_medusa_heads_are_numbered_as_the_paper_numbers_them():
+    """Head k predicts position t+k+1: the model's own head already predicts t+1."""
+    for lang in ("en", "zh"):
+        body = _sections(lang)["selfdraft"].body
+        assert "$t+k+1$" in body and "$t+1$" in body

@@ -1,0 +1,62 @@
+"""Remember the bench's build-time measurements between builds, keyed by everything they read.
+
+A measurement (thousands of speculative steps) is a pure function of the language's model,
+the code (the sim package and measured.py) and the measurement's own parameters. Its result
+is stored under a hash of all three: a prose edit rebuilds without measuring again, and any
+change to the models, the code or the parameters misses the cache. A damaged entry is measured
+again, and a folder that cannot be written only costs the time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE_DIR = REPO / ".cache" / "measurements"
+CODE = (REPO / "sim", Path(__file__).with_name("measured.py"))
+
+
+def code_digest() -> str:
+    digest = hashlib.sha256()
+    for root in CODE:
+        for path in sorted(root.glob("*.py")) if root.is_dir() else [root]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def language_digest(language) -> str:
+    """The counts the models are made of (the target's levels include the bigram's)."""
+    target = language.target
+    digest = hashlib.sha256(repr((language.lang, language.vocab, target.base.counts)).encode())
+    for level in target.levels:
+        digest.update(repr((level.columns, level.types, level.total, level.next, level.count)).encode())
+    return digest.hexdigest()
+
+
+def cached(kind: str, language, params: dict, measure: Callable[[], dict]) -> dict:
+    """measure() once per (kind, model, sim code, params); later builds read the stored JSON."""
+    key = hashlib.sha256(
+        json.dumps([kind, params, code_digest(), language_digest(language)], sort_keys=True).encode()
+    ).hexdigest()
+    path = CACHE_DIR / f"{kind}-{language.lang}-{key[:20]}.json"
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored.get("key") == key:
+            return stored["result"]
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    result = measure()
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
+            stale.unlink(missing_ok=True)  # an older model or code: never read again
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return result

@@ -1,0 +1,144 @@
+"""The bench's own measurements on each page's book, with fixed seeds: what the bench shows first.
+
+Each page measures its own book's models, so these figures differ between the languages.
+Three measurements, each cached between builds (cache.py):
+- the bench's readouts at its defaults and with the unigram draft;
+- alpha from several seeds of the chapters' run, to show how much one run's alpha moves;
+- how often the target's most likely token is among the draft's top few (the tree section).
+"""
+
+from __future__ import annotations
+
+import random
+
+from sim import bench as bench_settings
+from sim import stats
+from sim.bench import Bench, bench_prefix_ids, top_by_p
+
+from .cache import cached
+from .formats import Figures, fixed, pct, times
+
+DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
+DRAFT_COST = bench_settings.DRAFT_COST  # c: the small cylinder turns in a tenth of the big one's time
+LAB_GAMMA = bench_settings.MAX_GAMMA  # the second suggested experiment: the bench's largest gamma
+MEASURE_TOKENS = bench_settings.READOUT_TOKENS
+MEASURE_SEED = bench_settings.READOUT_SEED
+
+# The chapters' alpha comes from one run; this many runs (that one and the next seeds) show
+# how far another seed would move it. Only alpha is measured per seed: the formula gives the rest.
+NOISE_RUNS = 8
+# Candidates per position in the tree section: the draft's 1..COVERAGE_TOP most likely tokens.
+COVERAGE_TOP = 3
+
+READOUT_FIELDS = ("alpha", "tokens_per_pass_counted", "tokens_per_pass_formula", "speedup",
+                  "best_gamma", "best_speedup")
+READOUT_SETTINGS = {"bigram": {}, "unigram": {"draft": "unigram"}}
+
+
+def readouts(language) -> dict:
+    """The bench's readouts (sim.bench.Bench.readouts) for each setting the chapters quote."""
+
+    def measure():
+        bench = Bench(language)
+        out = {}
+        for name, args in READOUT_SETTINGS.items():
+            got = bench.readouts(args)
+            out[name] = {field: got[field] for field in READOUT_FIELDS}
+        return out
+
+    return cached("readouts", language, {"settings": READOUT_SETTINGS}, measure)
+
+
+def alpha_by_seed(language) -> list[float]:
+    """Alpha of the chapters' run (seed MEASURE_SEED first) and of NOISE_RUNS - 1 more seeds."""
+    seeds = [MEASURE_SEED + i for i in range(NOISE_RUNS)]
+
+    def measure():
+        return [stats.measure(language, "bigram", gamma=bench_settings.READOUT_GAMMA,
+                              n_tokens=MEASURE_TOKENS, seed=seed, c=DRAFT_COST)["alpha"]
+                for seed in seeds]
+
+    return cached("alpha-seeds", language, {"seeds": seeds, "tokens": MEASURE_TOKENS}, measure)
+
+
+def top_coverage(language) -> list[float]:
+    """Share of positions where the target's most likely token is among the draft's k most
+    likely (k = 1..COVERAGE_TOP), along MEASURE_TOKENS tokens sampled from the target.
+
+    This is what a greedy check of k candidates per position keeps: a candidate survives
+    when it is the target's own choice, and k candidates give k chances.
+    """
+
+    def measure():
+        target, draft = language.target, language.draft("bigram")
+        rng = random.Random(MEASURE_SEED)
+        context = bench_prefix_ids(language)
+        hits = [0] * COVERAGE_TOP
+        for _ in range(MEASURE_TOKENS):
+            p, q = target.sparse(context), draft.sparse(context)
+            best = p.argmax()
+            ranked = [token for token, _ in top_by_p(q, COVERAGE_TOP)]
+            if best in ranked:
+                for k in range(ranked.index(best), COVERAGE_TOP):
+                    hits[k] += 1
+            context = (context + [p.sample(rng)])[-2:]
+        return [h / MEASURE_TOKENS for h in hits]
+
+    return cached("coverage", language, {"top": COVERAGE_TOP, "tokens": MEASURE_TOKENS}, measure)
+
+
+def settings() -> Figures:
+    """The bench's settings, as the chapters name them (the same on both pages)."""
+    f = Figures()
+    f.add("default_gamma", DEFAULT_GAMMA)
+    f.add("default_gamma_plus_one", DEFAULT_GAMMA + 1)
+    f.add("draft_cost", DRAFT_COST, fixed(1))
+    f.add("lab_gamma", LAB_GAMMA)
+    f.add("measure_tokens", MEASURE_TOKENS)
+    f.add("same_alpha", 1)  # a copy of the target: every guess is kept
+    f.add("same_tokens_per_pass", DEFAULT_GAMMA + 1)
+    f.add("same_speedup", stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST), times())
+    return f
+
+
+def bench_figures(language) -> Figures:
+    """One language's measured figures: chapters 7, 8 and 13, the FAQ and 'Going further'."""
+    got = readouts(language)
+    main, unigram = got["bigram"], got["unigram"]
+    alpha = main["alpha"]
+    f = Figures()
+    f.add("bench_alpha", alpha, fixed(2))
+    f.add("bench_tokens_per_pass", main["tokens_per_pass_counted"], fixed(2))
+    f.add("bench_tokens_per_pass_formula", main["tokens_per_pass_formula"], fixed(2))
+    f.add("bench_speedup", main["speedup"], times())
+    f.add("bench_best_gamma", main["best_gamma"])
+    f.add("bench_best_speedup", main["best_speedup"], times())
+    f.add("bench_lab_speedup", stats.speedup(alpha, LAB_GAMMA, DRAFT_COST), times())
+    f.add("bench_unigram_alpha", unigram["alpha"], fixed(2))
+    f.add("bench_unigram_speedup", unigram["speedup"], times())
+    # The draft's cost at which gamma = DEFAULT_GAMMA stops paying: E / (gamma c + 1) = 1.
+    tokens = stats.expected_tokens_per_pass(alpha, DEFAULT_GAMMA)
+    f.add("break_even_cost", (tokens - 1) / DEFAULT_GAMMA, fixed(2))
+    noise(f, alpha_by_seed(language), main)
+    coverage = top_coverage(language)
+    f.add("coverage_top", COVERAGE_TOP)
+    f.add("coverage_one_pct", coverage[0] * 100, pct(0))
+    f.add("coverage_top_pct", coverage[-1] * 100, pct(0))
+    return f
+
+
+def noise(f: Figures, alphas: list[float], main: dict) -> None:
+    """Chapter 8: how far the best and default gamma's speed-ups move from seed to seed."""
+    best = main["best_gamma"]
+    at_best = [stats.speedup(a, best, DRAFT_COST) for a in alphas]
+    at_default = [stats.speedup(a, DEFAULT_GAMMA, DRAFT_COST) for a in alphas]
+    f.add("noise_runs", len(alphas))
+    f.add("noise_alpha_low", min(alphas), fixed(3))
+    f.add("noise_alpha_high", max(alphas), fixed(3))
+    f.add("noise_best_low", min(at_best), times())
+    f.add("noise_best_high", max(at_best), times())
+    f.add("noise_default_low", min(at_default), times())
+    f.add("noise_default_high", max(at_default), times())
+    f.add("noise_gap", main["best_speedup"] - main["speedup"], times())
+    f.add("noise_same_best", sum(stats.best_gamma(a, DRAFT_COST, max_gamma=LAB_GAMMA) == best
+                                 for a in alphas))
