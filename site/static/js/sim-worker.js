@@ -128,9 +128,7 @@ function baseOptions(start) {
   return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
 }
 
-async function startFromSnapshot(start, loadPyodide, meter, snapshot) {
-  const asm = import(new URL("pyodide.asm.mjs", start.pyodideURL).href);
-  asm.then(() => meter.done("pyodide.asm.mjs"), () => {});
+async function startFromSnapshot(start, loadPyodide, asm, snapshot) {
   const pyodide = await loadPyodide({
     ...baseOptions(start),
     _loadSnapshot: snapshot,
@@ -156,8 +154,6 @@ async function startFromSnapshot(start, loadPyodide, meter, snapshot) {
 async function startFromWheel(start, loadPyodide, meter) {
   const model = fetchText(start.modelURL, meter, "model");
   model.catch(() => {});
-  const asm = import(new URL("pyodide.asm.mjs", start.pyodideURL).href);
-  asm.then(() => meter.done("pyodide.asm.mjs"), () => {});
   const pyodide = await loadPyodide(baseOptions(start));
   progress("package");
   const errors = [];
@@ -185,12 +181,18 @@ async function start(message) {
     [message.stdlibURL, "stdlib"],
     [message.lockURL, "lock"],
   ]));
-  const { loadPyodide } = await import(new URL("pyodide.mjs", message.pyodideURL).href);
-  meter.done("pyodide.mjs");
+  // Pyodide's two scripts load side by side (loadPyodide would import the second only later).
+  const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
+    meter.done(name);
+    return module;
+  });
+  const asm = script("pyodide.asm.mjs");
+  asm.catch(() => {});
+  const { loadPyodide } = await script("pyodide.mjs");
   let via = "snapshot";
   if (snapshot) {
     try {
-      session = await startFromSnapshot(message, loadPyodide, meter, snapshot);
+      session = await startFromSnapshot(message, loadPyodide, asm, snapshot);
     } catch (error) {
       const reason = String(error && error.message || error);
       console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
