@@ -110,4 +110,3 @@ def write_runtime_files(stage: Path, models: dict[str, bytes]) -> dict:
             "models": {lang: len(data) for lang, data in models.items()},
         },
     }
-

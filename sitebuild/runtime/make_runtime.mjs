@@ -57,10 +57,16 @@ function runHelper(pyodide, job) {
 
 async function survey(loadPyodide, job) {
   const pyodide = await startPyodide(loadPyodide, job, {});
-  await pyodide.loadPackage(job.package, { messageCallback: () => {}, errorCallback: fail, checkIntegrity: true });
+  const errors = [];
+  await pyodide.loadPackage(job.package, { messageCallback: () => {}, errorCallback: (e) => errors.push(e), checkIntegrity: true });
+  if (!pyodide.loadedPackages[job.package]) throw new Error(`loadPackage could not install ${job.package}: ${errors.join("; ")}`);
   const helper = runHelper(pyodide, job);
-  helper.get("import_named")(pyodide.toPy(job.imports));
-  helper.get("import_named")(pyodide.toPy(job.simModules.map((name) => [name, []])));
+  try {
+    helper.get("import_named")(pyodide.toPy(job.imports));
+    helper.get("import_named")(pyodide.toPy(job.simModules.map((name) => [name, []])));
+  } catch (error) {
+    throw new Error(`sim imports what Pyodide cannot load: ${lastLine(error)}`);
+  }
   helper.get("exercise")(pyodide.toPy(Object.values(job.models).map((p) => fs.readFileSync(p, "utf8"))));
   const files = helper.get("stdlib_files")().toJs();
   const inFs = "/tmp/specdec_stdlib.zip";
@@ -97,13 +103,11 @@ gc.collect()
   return { bytes: memory.length };
 }
 
-function fail(message) {
-  throw new Error(message);
-}
-
+// A Python error's own message (from its last "...Error: " line on), not the traceback above it.
 function lastLine(error) {
-  const text = String(error && error.message ? error.message : error).trim().split("\n");
-  return text[text.length - 1];
+  const lines = String(error && error.message ? error.message : error).trim().split("\n");
+  const at = lines.findLastIndex((line) => /^[\w.]*(Error|Exception)\b/.test(line));
+  return lines.slice(at < 0 ? lines.length - 1 : at).join(" ");
 }
 
 async function main() {
