@@ -181,14 +181,15 @@ async function start(message) {
     [message.stdlibURL, "stdlib"],
     [message.lockURL, "lock"],
   ]));
-  // Pyodide's two scripts load side by side (loadPyodide would import the second only later).
   const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
     meter.done(name);
     return module;
   });
+  const { loadPyodide } = await script("pyodide.mjs");
+  // loadPyodide starts the wasm's download first, then imports this; it is imported here too (the
+  // same module) to count it and to hand it to createPyodideModule.
   const asm = script("pyodide.asm.mjs");
   asm.catch(() => {});
-  const { loadPyodide } = await script("pyodide.mjs");
   let via = "snapshot";
   if (snapshot) {
     try {
