@@ -186,8 +186,9 @@ async function start(message) {
     return module;
   });
   const { loadPyodide } = await script("pyodide.mjs");
-  // loadPyodide starts the wasm's download first, then imports this; it is imported here too (the
-  // same module) to count it and to hand it to createPyodideModule.
+  // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
+  // wasm's download. Imported here (the same module loadPyodide would import) to count its bytes
+  // and to hand it to createPyodideModule.
   const asm = script("pyodide.asm.mjs");
   asm.catch(() => {});
   let via = "snapshot";
