@@ -98,9 +98,9 @@ function countPyodideFetches(meter, names) {
 
 // The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
 // over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
-async function fetchSnapshot(url, meter) {
-  const response = await fetch(url, { cache: "force-cache" }); // its address carries its hash
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+async function decodeSnapshot(request, meter) {
+  const response = await request;
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
   const counted = response.body.pipeThrough(new TransformStream({
     transform(chunk, controller) {
       meter.add("snapshot", chunk.byteLength);
@@ -128,7 +128,11 @@ function baseOptions(start) {
   return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
 }
 
-async function startFromSnapshot(start, loadPyodide, asm, snapshot) {
+async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
+  // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
+  // set the wasm's download and compilation going (on other threads), not before.
+  const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
+  snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await loadPyodide({
     ...baseOptions(start),
     _loadSnapshot: snapshot,
@@ -172,8 +176,9 @@ async function start(message) {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
   const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock"];
+  // The snapshot's download starts first (its address carries its hash: any cached copy is right).
   const snapshot = message.snapshotURL && typeof DecompressionStream === "function"
-    ? fetchSnapshot(message.snapshotURL, meter) : null;
+    ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
   if (snapshot) snapshot.catch(() => {}); // a failure is handled where it is awaited
   meter.plan(snapshot ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
   countPyodideFetches(meter, new Map([
@@ -194,7 +199,7 @@ async function start(message) {
   let via = "snapshot";
   if (snapshot) {
     try {
-      session = await startFromSnapshot(message, loadPyodide, asm, snapshot);
+      session = await startFromSnapshot(message, loadPyodide, asm, snapshot, meter);
     } catch (error) {
       const reason = String(error && error.message || error);
       console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
