@@ -80,9 +80,11 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
     context.close()
 
 
-# Three more workers in one page, each given a snapshot it must refuse: cut short (gzip fails),
-# not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
-# does not match the page). Each falls back to the wheel and answers as CPython does.
+# More workers in one page, each given a snapshot it must refuse: cut short (gzip fails), not a
+# snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that does
+# not match the page). Each falls back to the wheel and answers as CPython does. A last one gets
+# the snapshot already decompressed, as from a host that sends .gz files with Content-Encoding:
+# that one it uses.
 BROKEN_SNAPSHOTS = """async ([prefix, garbage, otherURL]) => {
   const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
@@ -92,6 +94,7 @@ BROKEN_SNAPSHOTS = """async ([prefix, garbage, otherURL]) => {
     truncated: blob(own.slice(0, own.byteLength >> 1)),
     "not-a-snapshot": blob(Uint8Array.from(atob(garbage), (c) => c.charCodeAt(0))),
     "other-language": otherURL,
+    decoded: blob(await new Response(new Blob([own]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()),
   };
   const results = {};
   for (const [name, snapshotURL] of Object.entries(snapshots)) {
@@ -111,9 +114,9 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     other = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
     results = page.evaluate(BROKEN_SNAPSHOTS, [PREFIX["en"], garbage, other])
     expected = cpython_start(built_site, "en")
-    assert set(results) == {"truncated", "not-a-snapshot", "other-language"}
+    assert set(results) == {"truncated", "not-a-snapshot", "other-language", "decoded"}
     for name, got in results.items():
-        assert got == {"via": "wheel", "start": expected}, name
+        assert got == {"via": "snapshot" if name == "decoded" else "wheel", "start": expected}, name
     assert not page.console_errors, page.console_errors
 
 

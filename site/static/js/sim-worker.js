@@ -177,10 +177,10 @@ async function start(message) {
   });
   const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock"];
   // The snapshot's download starts first (its address carries its hash: any cached copy is right).
-  const snapshot = message.snapshotURL && typeof DecompressionStream === "function"
+  const snapshotRequest = message.snapshotURL && typeof DecompressionStream === "function"
     ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
-  if (snapshot) snapshot.catch(() => {}); // a failure is handled where it is awaited
-  meter.plan(snapshot ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
+  if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
+  meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
   countPyodideFetches(meter, new Map([
     [new URL("pyodide.asm.wasm", message.pyodideURL).href, "pyodide.asm.wasm"],
     [message.stdlibURL, "stdlib"],
@@ -197,9 +197,9 @@ async function start(message) {
   const asm = script("pyodide.asm.mjs");
   asm.catch(() => {});
   let via = "snapshot";
-  if (snapshot) {
+  if (snapshotRequest) {
     try {
-      session = await startFromSnapshot(message, loadPyodide, asm, snapshot, meter);
+      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter);
     } catch (error) {
       const reason = String(error && error.message || error);
       console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
