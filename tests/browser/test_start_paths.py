@@ -4,11 +4,11 @@ and the loading message, which counts the bytes fetched and then names the stage
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -80,43 +80,51 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
     context.close()
 
 
-# More workers in one page, each given a snapshot it must refuse: cut short (gzip fails), not a
-# snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that does
-# not match the page). Each falls back to the wheel and answers as CPython does. A last one gets
-# the snapshot already decompressed, as from a host that sends .gz files with Content-Encoding:
-# that one it uses.
-BROKEN_SNAPSHOTS = """async ([prefix, garbage, otherURL]) => {
+# More workers in one page, each pointed at a snapshot it must refuse: cut short (gzip fails),
+# not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
+# does not match the page). Each falls back to the wheel and answers as CPython does. A last one
+# gets the snapshot already decompressed, as from a host that sends .gz files with
+# Content-Encoding: that one it uses.
+SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
   const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
-  const own = await (await fetch(document.body.dataset.snapshot)).arrayBuffer();
-  const blob = (bytes) => URL.createObjectURL(new Blob([bytes]));
-  const snapshots = {
-    truncated: blob(own.slice(0, own.byteLength >> 1)),
-    "not-a-snapshot": blob(Uint8Array.from(atob(garbage), (c) => c.charCodeAt(0))),
-    "other-language": otherURL,
-    decoded: blob(await new Response(new Blob([own]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()),
-  };
-  const results = {};
-  for (const [name, snapshotURL] of Object.entries(snapshots)) {
-    const client = startSim(document.body.dataset, { snapshotURL });
-    await client.ready;
-    results[name] = { via: client.via, start: await client.call('start', { prefix }) };
-    client.worker.terminate();
-  }
-  return results;
+  const client = startSim(document.body.dataset, { snapshotURL });
+  await client.ready;
+  const result = { via: client.via, start: await client.call('start', { prefix }) };
+  client.worker.terminate();
+  return result;
 }"""
 
 
-def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site):
+def fulfil_with(path: Path):
+    return lambda route: route.fulfill(status=200, path=path, content_type="application/octet-stream")
+
+
+def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
+    own = snapshot_file(built_site, "en").read_bytes()
+    served = {
+        "truncated": (own[: len(own) // 2], "could not be read"),
+        "not-a-snapshot": (gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0), "magic number"),
+        "decoded": (gzip.decompress(own), None),
+    }
+    for name, (body, _) in served.items():
+        (tmp_path / name).write_bytes(body)
+        page.context.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name))
+    urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
+    urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
+    reasons = {"other-language": "does not match this page", **{n: r for n, (_, r) in served.items()}}
+    warnings = []
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
-    garbage = base64.b64encode(gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0)).decode()
-    other = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
-    results = page.evaluate(BROKEN_SNAPSHOTS, [PREFIX["en"], garbage, other])
     expected = cpython_start(built_site, "en")
-    assert set(results) == {"truncated", "not-a-snapshot", "other-language", "decoded"}
-    for name, got in results.items():
-        assert got == {"via": "snapshot" if name == "decoded" else "wheel", "start": expected}, name
+    for name, url in urls.items():
+        warnings.clear()
+        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url])
+        assert got == {"via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
+        if reasons[name]:
+            (warning,) = [w for w in warnings if "snapshot failed" in w]
+            assert reasons[name] in warning, (name, warning)  # it got the bytes, and refused them
     assert not page.console_errors, page.console_errors
 
 

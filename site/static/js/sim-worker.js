@@ -113,7 +113,29 @@ async function decodeSnapshot(request, meter) {
   reader.cancel(); // the other branch goes on
   const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
   const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
-  return new Uint8Array(await new Response(raw).arrayBuffer());
+  try {
+    return await readAll(raw);
+  } catch (error) {
+    throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+  }
+}
+
+async function readAll(stream) {
+  const chunks = [];
+  let length = 0;
+  for (const reader = stream.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 async function fetchText(url, meter, name) {
