@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .count import Counts, NgramLevel
+from sim.models import FORMAT  # the reader defines the format; the writer follows it
 
-FORMAT = "specdec-ngram/1"
+from .count import Counts, NgramLevel
 
 
 def _level_json(level: NgramLevel) -> dict:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,45 +50,91 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_verified(root: Path, book: BookFile) -> str:
-    """Return the file's text, refusing anything whose bytes differ from the manifest."""
+def _downloadable(manifest: dict | None = None) -> list[str]:
+    """The books with a byte-identical public copy, which --download can fetch."""
+    manifest = manifest or load_manifest()
+    return [f["path"] for lang in manifest["languages"].values() for f in lang["files"] if f.get("url")]
+
+
+def verified_bytes(root: Path, book: BookFile) -> bytes:
+    """The file's bytes, refusing anything whose bytes differ from the manifest."""
     path = root / book.path
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        hint = f" (set --corpus DIR or ${CORPUS_ENV}, or run with --download)"
-        raise CorpusError(f"corpus file not found: {path}{hint}") from None
+        fetchable = ", ".join(_downloadable()) or "none"
+        raise CorpusError(
+            f"{path}: corpus file not found; give the folder holding en/ and zh/ with --corpus DIR "
+            f"or ${CORPUS_ENV} (the default is ../shared/corpus beside the project). --download can "
+            f"fetch only the English book ({fetchable}): the Chinese texts have no public "
+            f"byte-identical copy"
+        ) from None
     actual = sha256_of(data)
     if actual != book.sha256:
         raise CorpusError(
-            f"corpus file {path}: sha256 is {actual}, the manifest expects {book.sha256}"
+            f"{path}: sha256 is {actual}, the manifest expects {book.sha256}; the file is damaged or "
+            f"a different edition: restore it from the shared corpus"
         )
+    return data
+
+
+def read_verified(root: Path, book: BookFile) -> str:
+    """Return the file's text, refusing anything whose bytes differ from the manifest."""
+    data = verified_bytes(root, book)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise CorpusError(f"corpus file {path}: not UTF-8 (byte {err.start})") from None
+        raise CorpusError(f"{root / book.path}: not UTF-8 (byte {err.start})") from None
 
 
-def download(book: BookFile, cache: Path = DOWNLOAD_CACHE, opener=urllib.request.urlopen) -> Path:
+def _fetch(url: str, opener) -> bytes:
+    """The bytes at url, or CorpusError naming the URL and why it could not be fetched."""
+    import socket
+    import urllib.error
+
+    try:
+        with opener(url, timeout=60) as response:
+            return response.read()
+    except urllib.error.HTTPError as err:
+        raise CorpusError(f"download {url}: the server answered {err.code} {err.reason}") from None
+    except (urllib.error.URLError, socket.timeout, OSError) as err:
+        reason = getattr(err, "reason", err)
+        raise CorpusError(
+            f"download {url}: network unreachable ({reason}); without a network, give the shared "
+            f"corpus with --corpus DIR"
+        ) from None
+
+
+def download(book: BookFile, cache: Path = DOWNLOAD_CACHE, opener=None) -> Path:
     """Fetch one book into the cache, keeping it only if its sha256 matches."""
     if not book.url:
         raise CorpusError(
-            f"corpus file {book.path}: no byte-identical public copy is known; "
-            f"use the shared corpus (see corpus/manifest.json)"
+            f"{book.path}: cannot be downloaded, only the English book can (the Chinese texts were "
+            f"corrected by hand and have no public byte-identical copy); give the shared corpus with "
+            f"--corpus DIR instead of --download"
         )
     target = cache / book.path
     if target.exists() and sha256_of(target.read_bytes()) == book.sha256:
         return target
-    with opener(book.url, timeout=60) as response:
-        data = response.read()
+    if opener is None:
+        import urllib.request
+
+        opener = urllib.request.urlopen
+    data = _fetch(book.url, opener)
     actual = sha256_of(data)
     if actual != book.sha256:
-        raise CorpusError(f"download {book.url}: sha256 is {actual}, expected {book.sha256}")
+        raise CorpusError(f"download {book.url}: sha256 is {actual}, the manifest expects {book.sha256}; "
+                          f"the address no longer serves the same bytes")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(target.suffix + ".part")
     partial.write_bytes(data)
     partial.replace(target)
     return target
+
+
+def book_root(book: BookFile, corpus: Path, download: bool) -> Path:
+    """Where to read a book: the download cache for one --download can fetch, else the corpus."""
+    return DOWNLOAD_CACHE if download and book.url else corpus
 
 
 def read_book(lang: str, root: Path) -> list[str]:

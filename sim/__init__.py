@@ -7,6 +7,8 @@ Runs unchanged in CPython 3.11+ and in Pyodide (no numpy there).
     speculative  one traced draft-then-check step, plain target sampling, single draws
     stats        beta, alpha, tokens per pass, speed-up, best gamma, measurement, chi-square
     text         tokenise text for the models; detokenise ids for display
+    bench        the interactive bench's commands (settings, replays, readouts, drawing)
+    session      the JSON boundary the page's worker and the build call
 """
 
 from .models import Language, NgramModel, load_language

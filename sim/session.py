@@ -9,34 +9,23 @@ from __future__ import annotations
 
 import json
 
-from .bench import DRAFTS, MAX_GAMMA, Bench, BenchError, runtime
+from .bench import Bench, BenchError
 from .models import load_language
 
-__all__ = ["DRAFTS", "MAX_GAMMA", "Session", "open_session", "runtime"]
+__all__ = ["Session", "open_session"]
 
 
 class Session:
+    """One language's bench for one page: the worker keeps it for as long as the page lives."""
+
     def __init__(self, language):
         self.language = language
         self.bench = Bench(language)
-        self.handlers = {
-            "runtime": lambda _args: runtime(),
-            "settings": self.bench.settings,
-            "readouts": self.bench.readouts,
-            "start": self.bench.start,
-            "step": self.step,
-            "exactness": self.bench.exactness,
-            "tube_round": self.bench.tube_round,
-        }
-
-    def token_text(self, token: int) -> str:
-        return self.language.vocab[token]
 
     def step(self, args: dict) -> dict:
-        """One speculative step (sim.bench.step). The first live-step widget's arguments
-        {prefix, draft, gamma, seed, greedy} still work: its fields (guesses[].text, .kept,
-        written_text, bonus, n_written, context_text, runtime, settings.seed) are all there."""
-        return self.bench.step(args)
+        """One speculative step (sim.bench.step); the first live-step widget's arguments
+        {prefix, draft, gamma, seed, greedy} still work."""
+        return self.bench.handlers["step"](args)
 
     def handle(self, command: str, args_json: str) -> str:
         """Dispatch one request from the worker; errors come back as data, not exceptions.
@@ -44,9 +33,9 @@ class Session:
         {"ok": true, "result": ...} or {"ok": false, "error": message, "param": name|null}.
         """
         try:
-            handler = self.handlers.get(command)
+            handler = self.bench.handlers.get(command)
             if handler is None:
-                raise BenchError("command", f"unknown command {command!r}; known: {sorted(self.handlers)}")
+                raise BenchError("command", f"unknown command {command!r}; known: {sorted(self.bench.handlers)}")
             args = json.loads(args_json or "{}")
             if not isinstance(args, dict):
                 raise BenchError("args", "arguments must be a JSON object")

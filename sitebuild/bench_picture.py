@@ -1,38 +1,19 @@
 """The bench's first picture, computed by the same sim in CPython, so the page is whole before Pyodide.
 
 It makes the very calls the page's Web Worker makes (sim.session.Session.handle with the
-commands of docs/bench-protocol.md), with the default settings: a new sentence, one step, the
-readouts, and one round of the test tubes. The template draws the picture from these results,
-and the bench's JavaScript later redraws the same elements from the worker's answers.
+commands of docs/bench-protocol.md): the bench's spec (parameters, limits, layout constants) and
+the view of the default state (a sentence, one pass, one round of the tubes, the readouts). The
+template draws the picture from them; the page's script reads the same two objects back from the
+JSON block the template embeds, and later redraws the same elements from the worker's answers.
 """
 
 from __future__ import annotations
 
 import json
-import math
 
-from sim import bench
 from sim.session import Session
 
 from .errors import BuildError
-
-DEFAULTS = bench.DEFAULTS  # the settings a page opens with, as the sim defines them
-FIRST_SEED = DEFAULTS["seed"]
-TUBE_DRAWS = bench.TUBE_DRAWS
-TUBE_TOP = 8
-EXACTNESS_TOP = 6
-MAX_GAMMA = bench.MAX_GAMMA
-DRAWERS_SHOWN = 16
-TAPE_SHOWN = 60
-
-
-def _ring(cx: float, cy: float, radius: float, count: int, r: float, turn: float = 0.0) -> list:
-    """Pin positions round a drum (layout only)."""
-    return [
-        [round(cx + radius * math.cos(turn + 2 * math.pi * i / count), 2),
-         round(cy + radius * math.sin(turn + 2 * math.pi * i / count), 2), r]
-        for i in range(count)
-    ]
 
 
 def _call(session: Session, command: str, args: dict):
@@ -43,45 +24,15 @@ def _call(session: Session, command: str, args: dict):
 
 
 def render(language, strings: dict) -> dict:
+    """The template's `bench`: the spec, the default state's view, and the JSON the page reads.
+
+    `strings` (the page's interface strings) are not needed: the template words the picture."""
     session = Session(language)
-    settings = dict(DEFAULTS)
-    # A sentence is the start the sim draws for the seed; the page's "new sentence" moves the seed.
-    sentence = _call(session, "start", {"seed": settings["seed"]})
-    context = [t["id"] for t in sentence["tokens"]]
-    step = _call(session, "step", {**settings, "context": context, "step_index": 0,
-                                   "exactness_top": EXACTNESS_TOP})
-    readouts = _call(session, "readouts", settings)
-    tubes = _call(session, "tube_round", {**settings, "round": 0, "draws": TUBE_DRAWS, "top": TUBE_TOP})
-    tape = [{"text": t["text"], "kind": "prefix"} for t in sentence["tokens"]]
-    tape += [{"text": w["text"], "kind": w["kind"]} for w in step["written"]]
+    spec = _call(session, "spec", {})
+    view = _call(session, "view", {"state": spec["default_state"]})
     return {
-        "settings": settings,
-        "tube_prefix": tubes["context_text"],
-        "seed": FIRST_SEED,
-        "sentence": sentence,
-        "step": step,
-        "readouts": readouts,
-        "tubes": tubes,
-        "tape": tape[-TAPE_SHOWN:],
-        "layout": {
-            "max_gamma": MAX_GAMMA,
-            "drawers": DRAWERS_SHOWN,
-            "tube_top": TUBE_TOP,
-            "tube_draws": TUBE_DRAWS,
-            "exactness_top": EXACTNESS_TOP,
-            "pins_big": _ring(70, 78, 46, 28, 2.4) + _ring(70, 78, 33, 20, 2.0, 0.1),
-            "pins_small": _ring(30, 186, 14, 10, 2.0),
-        },
-        # What the page's script needs to carry on from this picture (read from a JSON block).
-        "state": {
-            "settings": settings,
-            "steps": 1,
-            "rounds": 1,
-            "sentence": sentence["tokens"],
-            "context": context + [w["id"] for w in step["written"]],
-            "written": step["n_written"],
-            "tube_round": tubes,
-            "readouts": readouts,
-            "lanes_per_sequence": step["lanes_per_sequence"],
-        },
+        "spec": spec,
+        "view": view,
+        # What the page's script carries on from (read from a JSON block, never from the drawing).
+        "state": {"spec": spec, "view": view},
     }

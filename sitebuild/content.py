@@ -2,7 +2,8 @@
 
 Both languages are one source with two texts: the chapter list, the anchors, the interface
 strings, and what each section cites, links and computes must match, so the pages never drift
-apart the way forked translations do.
+apart the way forked translations do. Every refusal names one file and line and the one
+thing that differs.
 """
 
 from __future__ import annotations
@@ -11,21 +12,29 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BuildError
-from .frontmatter import load_toml, split
+from .errors import BuildError, Namespace, nearest
+from .frontmatter import key_line, load_toml, split
 
 LANGS = ("en", "zh")
 FILE_NAME = re.compile(r"^(\d\d)-([a-z][a-z0-9-]*)\.md$")
 FIRST_CLOSING = 20  # files numbered 20 and up are the closing sections, not chapters
 CHAPTER_KEYS = {"title", "caption", "part"}
 CLOSING_KEYS = {"title"}
+FAQ_KEYS = ("q", "a", "chapter")
 
-FIGURE_USE = re.compile(r"\bfig\.([A-Za-z_][A-Za-z0-9_]*)")
-PAPER_USE = re.compile(r"\bpaper\.([A-Za-z_][A-Za-z0-9_]*)")
 CITE_USE = re.compile(r"cite\(([^)]*)\)")
 CITE_ID = re.compile(r"[\"']([^\"']+)[\"']")
-LINK_USE = re.compile(r"\]\(#([A-Za-z0-9_-]+)\)")
-DIAGRAM_USE = re.compile(r"\bdiagram\(\s*[\"']([a-z0-9_-]+)[\"']")
+# What a section refers to: how a message names one reference, the pattern finding them all, and
+# the pattern finding one of them ({} is the escaped name) on a line.
+REFERENCES = {
+    "figures": ("fig.{}", re.compile(r"\bfig\.([A-Za-z_][A-Za-z0-9_]*)"), r"\bfig\.{}(?!\w)"),
+    "quoted figures": ("paper.{}", re.compile(r"\bpaper\.([A-Za-z_][A-Za-z0-9_]*)"), r"\bpaper\.{}(?!\w)"),
+    "citations": ('cite("{}")', None, r"cite\(.*[\"']{}[\"']"),
+    "links": ("a link to #{}", re.compile(r"\]\(#([A-Za-z0-9_-]+)\)"), r"\]\(#{}\)"),
+    "diagrams": ('diagram("{}")', re.compile(r"\bdiagram\(\s*[\"']([a-z0-9_-]+)[\"']"),
+                 r"\bdiagram\(\s*[\"']{}[\"']"),
+}
+PARITY_FIX = "both languages compute, quote, cite, link and draw the same things in each section"
 
 
 @dataclass
@@ -36,6 +45,7 @@ class Section:
     meta: dict
     body: str
     body_line: int
+    source: str = ""
     refs: dict = field(default_factory=dict)
 
     @property
@@ -46,12 +56,32 @@ class Section:
     def title(self) -> str:
         return self.meta["title"]
 
+    def key_line(self, key: str, occurrence: int = 0) -> int | None:
+        """The file line of the n-th `key = …` in the front matter."""
+        pattern = re.compile(rf"(^|[{{,])\s*{re.escape(key)}\s*=")
+        seen = 0
+        for number, line in enumerate(self.source.split("\n")[: self.body_line - 1], start=1):
+            if pattern.search(line):
+                if seen == occurrence:
+                    return number
+                seen += 1
+        return None
+
+    def line_using(self, kind: str, name: str) -> int | None:
+        """The first file line where the section uses one reference (a figure, a citation...)."""
+        usage = re.compile(REFERENCES[kind][2].format(re.escape(name)))
+        for number, line in enumerate(self.source.split("\n"), start=1):
+            if usage.search(line):
+                return number
+        return None
+
 
 @dataclass
 class LanguageContent:
     lang: str
     sections: list[Section]
-    strings: dict
+    strings: Namespace
+    strings_path: Path
 
     @property
     def chapters(self) -> list[Section]:
@@ -64,79 +94,146 @@ class LanguageContent:
 
 def _references(text: str) -> dict:
     cites = sorted({i for args in CITE_USE.findall(text) for i in CITE_ID.findall(args)})
-    return {
-        "figures": sorted(set(FIGURE_USE.findall(text))),
-        "quoted figures": sorted(set(PAPER_USE.findall(text))),
-        "citations": cites,
-        "links": sorted(set(LINK_USE.findall(text))),
-        "diagrams": sorted(set(DIAGRAM_USE.findall(text))),
-    }
+    refs = {kind: sorted(set(pattern.findall(text))) for kind, (_, pattern, _) in REFERENCES.items() if pattern}
+    return {**refs, "citations": cites}
+
+
+def _check_faq(section: Section) -> None:
+    for i, item in enumerate(section.meta.get("faq", [])):
+        for key in FAQ_KEYS:
+            if key not in item:
+                raise BuildError(f"FAQ question {i + 1} lacks '{key}'", file=section.path,
+                                 line=section.key_line("q", i) or 1,
+                                 fix="each [[faq]] has q (question), a (answer) and chapter (an anchor)")
 
 
 def load_section(path: Path) -> Section:
     match = FILE_NAME.match(path.name)
     if not match:
-        raise BuildError(f"{path}: content files are named NN-anchor.md (e.g. 01-onebyone.md)")
-    meta, body, body_line = split(path, path.read_text(encoding="utf-8"))
+        raise BuildError("content files are named NN-anchor.md", file=path,
+                         fix="rename it, e.g. 01-onebyone.md (two digits, a dash, a lower-case anchor)")
+    source = path.read_text(encoding="utf-8")
+    meta, body, body_line = split(path, source)
     number = int(match.group(1))
     required = CHAPTER_KEYS if number < FIRST_CLOSING else CLOSING_KEYS
     missing = sorted(required - meta.keys())
     if missing:
-        raise BuildError(f"{path}: front matter lacks {', '.join(missing)}")
-    section = Section(path, number, match.group(2), meta, body, body_line)
-    section.refs = _references(body + "\n" + str(meta))
+        kind = "a chapter" if number < FIRST_CLOSING else "a closing section"
+        raise BuildError(f"the front matter lacks {', '.join(missing)}", file=path, line=1,
+                         fix=f"{kind} needs {', '.join(sorted(required))}")
+    section = Section(path, number, match.group(2), meta, body, body_line, source)
+    section.refs = _references(source)
+    _check_faq(section)
     return section
 
 
-def load_language(site: Path, lang: str) -> LanguageContent:
+def _check_faq_links(sections: list[Section]) -> None:
+    anchors = {s.anchor for s in sections}
+    for s in sections:
+        for i, item in enumerate(s.meta.get("faq", [])):
+            if item["chapter"] not in anchors:
+                close = nearest(item["chapter"], anchors)
+                raise BuildError(f"FAQ question {i + 1} links to chapter '{item['chapter']}', which no section has",
+                                 file=s.path, line=s.key_line("chapter", i),
+                                 fix=f"use a section's anchor{f' (nearest: {close})' if close else ''}")
+
+
+def strings_namespace(lang: str, path: Path) -> Namespace:
+    return Namespace(load_toml(path), "t", "interface string", f"site/{lang}/strings.toml",
+                     "add {name} = \"…\" to every language's strings.toml")
+
+
+def load_content(site: Path, lang: str) -> LanguageContent:
+    """One language's sections and interface strings, each file checked on its own."""
     folder = site / lang
     files = sorted(folder.glob("*.md"))
     if not files:
-        raise BuildError(f"{folder}: no content files (*.md)")
+        raise BuildError("no content files (*.md)", file=folder, fix="a language folder holds NN-anchor.md files")
     sections = [load_section(p) for p in files]
     seen: dict[str, Path] = {}
     for s in sections:
         if s.anchor in seen:
-            raise BuildError(f"{s.path}: anchor '{s.anchor}' is used by {seen[s.anchor]} too")
+            raise BuildError(f"anchor '{s.anchor}' is used by {seen[s.anchor].name} too", file=s.path,
+                             fix="give each section its own anchor")
         seen[s.anchor] = s.path
-    strings = load_toml(folder / "strings.toml")
-    return LanguageContent(lang, sections, strings)
+    _check_faq_links(sections)
+    strings_path = folder / "strings.toml"
+    return LanguageContent(lang, sections, strings_namespace(lang, strings_path), strings_path)
 
 
-def _differ(what: str, where: str, a: LanguageContent, a_val, b: LanguageContent, b_val) -> BuildError:
-    return BuildError(
-        f"the languages differ in {what} ({where}): {a.lang} has {a_val}, {b.lang} has {b_val}"
-    )
+def _first_difference(a, b):
+    """The first item (in sorted order) that one collection has and the other lacks."""
+    return min(set(a) ^ set(b))
 
 
 def check_parity(a: LanguageContent, b: LanguageContent) -> None:
-    """Fail on the first structural difference between two languages' content."""
-    names_a = [p.path.name for p in a.sections]
-    names_b = [p.path.name for p in b.sections]
+    """Fail on the first structural difference between two languages' content, naming it alone."""
+    names_a = [s.path.name for s in a.sections]
+    names_b = [s.path.name for s in b.sections]
     if names_a != names_b:
-        only_a = sorted(set(names_a) - set(names_b))
-        only_b = sorted(set(names_b) - set(names_a))
-        raise _differ("content files", f"site/{a.lang}, site/{b.lang}", a, only_a, b, only_b)
-    keys_a, keys_b = set(a.strings), set(b.strings)
-    if keys_a != keys_b:
-        raise _differ(
-            "interface strings", "strings.toml", a, sorted(keys_a - keys_b), b, sorted(keys_b - keys_a)
-        )
+        name = _first_difference(names_a, names_b)
+        has, lacks = (a, b) if name in names_a else (b, a)
+        raise BuildError(f"missing, but {has.lang} has {name}", file=lacks.strings_path.parent / name,
+                         fix="every language has the same content files")
+    if set(a.strings) != set(b.strings):
+        key = _first_difference(a.strings, b.strings)
+        has, lacks = (a, b) if key in a.strings else (b, a)
+        where = f"{has.strings_path.parent.name}/strings.toml:{key_line(has.strings_path, key)}"
+        raise BuildError(f"no key {key} ({where} has it)", file=lacks.strings_path,
+                         fix="every language's strings.toml has the same keys")
     for sa, sb in zip(a.sections, b.sections):
-        if sa.meta.get("part") != sb.meta.get("part"):
-            raise _differ("bench part", sa.path.name, a, sa.meta.get("part"), b, sb.meta.get("part"))
-        for kind in sa.refs:
-            if sa.refs[kind] != sb.refs[kind]:
-                raise _differ(kind, sa.path.name, a, sa.refs[kind], b, sb.refs[kind])
-        faq_a = [q.get("chapter") for q in sa.meta.get("faq", [])]
-        faq_b = [q.get("chapter") for q in sb.meta.get("faq", [])]
-        if faq_a != faq_b:
-            raise _differ("FAQ chapters", sa.path.name, a, faq_a, b, faq_b)
+        _check_section_parity(sa, sb)
+
+
+def _check_section_parity(sa: Section, sb: Section) -> None:
+    if sa.meta.get("part") != sb.meta.get("part"):
+        raise BuildError(f"part = {sa.meta.get('part')!r}, but {sb.path.parent.name}/{sb.path.name} has "
+                         f"part = {sb.meta.get('part')!r}", file=sa.path, line=sa.key_line("part"),
+                         fix="a chapter shows the same bench part in every language")
+    for kind, (usage, _, _) in REFERENCES.items():
+        if sa.refs[kind] != sb.refs[kind]:
+            name = _first_difference(sa.refs[kind], sb.refs[kind])
+            has, lacks = (sa, sb) if name in sa.refs[kind] else (sb, sa)
+            raise BuildError(f"uses {usage.format(name)}, which {lacks.path.parent.name}/{lacks.path.name} does not",
+                             file=has.path, line=has.line_using(kind, name), fix=PARITY_FIX)
+    faq_a = [q.get("chapter") for q in sa.meta.get("faq", [])]
+    faq_b = [q.get("chapter") for q in sb.meta.get("faq", [])]
+    if faq_a != faq_b:
+        i = next((i for i, (x, y) in enumerate(zip(faq_a, faq_b)) if x != y), min(len(faq_a), len(faq_b)))
+        here = faq_a[i] if i < len(faq_a) else None
+        there = faq_b[i] if i < len(faq_b) else None
+        raise BuildError(f"FAQ question {i + 1} links to {here!r}, but in {sb.path.parent.name}/{sb.path.name} "
+                         f"it links to {there!r}", file=sa.path, line=sa.key_line("chapter", i),
+                         fix="the FAQ asks the same questions, in the same order, in every language")
+
+
+def check_names(contents: dict[str, LanguageContent], known: dict[str, Namespace | set]) -> None:
+    """Fail on a reference to a figure, quoted figure or source that does not exist."""
+    for language in contents.values():
+        for section in language.sections:
+            for kind, names in known.items():
+                for name in section.refs[kind]:
+                    if name not in names:
+                        raise unknown_reference(section, kind, name, names)
+
+
+def unknown_reference(section: Section, kind: str, name: str, names) -> BuildError:
+    line = section.line_using(kind, name)
+    if isinstance(names, Namespace):
+        what, fix = names.unknown(name)
+    else:
+        close = nearest(name, names)
+        what = f"unknown source {name!r}" + (f" (nearest known: {close})" if close else "")
+        fix = "add it to site/sources.toml, or cite one listed there"
+    return BuildError(what, file=section.path, line=line, fix=fix)
 
 
 def load_all(site: Path) -> dict[str, LanguageContent]:
-    content = {lang: load_language(site, lang) for lang in LANGS}
-    first, *rest = content.values()
+    """Every language's content; parity is checked once the names they use are known."""
+    return {lang: load_content(site, lang) for lang in LANGS}
+
+
+def check_all_parity(contents: dict[str, LanguageContent]) -> None:
+    first, *rest = contents.values()
     for other in rest:
         check_parity(first, other)
-    return content

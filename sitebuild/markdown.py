@@ -8,7 +8,8 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from .mathml import render_math
+from .errors import BuildError
+from .mathml import FIX, MathError, render_math, to_mathml
 
 # Blocks the chapters may use, e.g. "::: note" ... ":::".
 CONTAINERS = ("note", "aside", "figure")
@@ -24,5 +25,30 @@ def renderer() -> MarkdownIt:
     return md
 
 
-def to_html(text: str) -> str:
-    return renderer().render(text)
+def _math_with_lines(tokens) -> list[tuple[str, str, int]]:
+    """(latex, display, line within the text) of every formula, in reading order."""
+    found = []
+    for token in tokens:
+        if token.type == "math_block" and token.map:
+            found.append((token.content, "block", token.map[0]))
+        elif token.type == "inline" and token.map:
+            searched = 0
+            for child in token.children or []:
+                if child.type.startswith("math_inline"):
+                    at = token.content.find(child.content, searched)
+                    searched = max(at, searched)
+                    found.append((child.content, "inline", token.map[0] + token.content.count("\n", 0, searched)))
+    return found
+
+
+@lru_cache(maxsize=1024)
+def to_html(text: str, first_line: int = 1) -> str:
+    """HTML for Markdown text that starts at first_line of its file; a bad formula names its line."""
+    md = renderer()
+    tokens = md.parse(text)
+    for latex, display, line in _math_with_lines(tokens):
+        try:
+            to_mathml(latex, display)  # cached: rendering below reuses it
+        except MathError as err:
+            raise BuildError(str(err), line=first_line + line, fix=FIX) from None
+    return md.renderer.render(tokens, md.options, {})

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
 from .content import LANGS, LanguageContent
-from .errors import BuildError
+from .headers import csp_meta
 from .references import Sources
+from .templating import page_environment
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATES = REPO / "templates"
@@ -40,18 +42,16 @@ def page_route(lang: str, embed: bool) -> Route:
 ROUTES = [Route("", None, False)] + [page_route(l, e) for e in (False, True) for l in LANGS]
 
 
-def environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(["html"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+@lru_cache(maxsize=4)
+def environment(templates: Path = TEMPLATES) -> jinja2.Environment:
+    """One environment per templates folder: it recompiles a template only when its file changes
+    (Jinja checks the modification time), which keeps the development server's rebuilds quick."""
+    return page_environment(jinja2.FileSystemLoader(templates))
 
 
-def faq_jsonld(faq: list[dict], page_url: str) -> Markup:
-    """schema.org FAQPage for search engines; answers as plain text with their chapter link."""
+def faq_jsonld(faq: list[dict], canonical: str | None) -> Markup:
+    """schema.org FAQPage for search engines; answers as plain text with their chapter link
+    (relative, "#anchor", to the page itself when there is no base URL)."""
     doc = {
         "@context": "https://schema.org",
         "@type": "FAQPage",
@@ -62,7 +62,7 @@ def faq_jsonld(faq: list[dict], page_url: str) -> Markup:
                 "acceptedAnswer": {
                     "@type": "Answer",
                     "text": Markup(item["a"]).striptags(),
-                    "url": f"{page_url}#{item['chapter']}",
+                    "url": f"{canonical or ''}#{item['chapter']}",
                 },
             }
             for item in faq
@@ -72,10 +72,18 @@ def faq_jsonld(faq: list[dict], page_url: str) -> Markup:
     return Markup(json.dumps(doc, ensure_ascii=False, indent=1).replace("</", "<\\/"))
 
 
-def alternates(base_url: str, contents: dict[str, LanguageContent]) -> list[dict]:
-    """hreflang links: every language's full page, and the chooser as x-default."""
+def full_page_url(base_url: str | None, lang: str) -> str | None:
+    """The full page's absolute address, or None without a base URL."""
+    return base_url + page_route(lang, False).path if base_url else None
+
+
+def alternates(base_url: str | None, contents: dict[str, LanguageContent]) -> list[dict]:
+    """hreflang links: every language's full page, and the chooser as x-default. Search engines
+    take only absolute addresses here, so there are none without a base URL."""
+    if not base_url:
+        return []
     links = [
-        {"hreflang": c.strings["html_lang"], "href": base_url + page_route(lang, False).path}
+        {"hreflang": c.strings["html_lang"], "href": full_page_url(base_url, lang)}
         for lang, c in contents.items()
     ]
     return links + [{"hreflang": "x-default", "href": base_url}]
@@ -83,13 +91,8 @@ def alternates(base_url: str, contents: dict[str, LanguageContent]) -> list[dict
 
 def render_page(env, route: Route, content: LanguageContent, sections: list[dict], site: dict) -> str:
     lang = content.lang
-    anchors = {s["anchor"] for s in sections}
-    for s in sections:
-        for item in s["faq"]:
-            if item["chapter"] not in anchors:
-                raise BuildError(f"site/{lang}: FAQ links to '#{item['chapter']}', which no section has")
     faq = [item for s in sections for item in s["faq"]]
-    page_url = site["base_url"] + page_route(lang, False).path
+    canonical = full_page_url(site["base_url"], lang)
     template = env.get_template("embed.html" if route.embed else "page.html")
     other = next(l for l in LANGS if l != lang)
     return template.render(
@@ -103,8 +106,10 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         chapters=[s for s in sections if s["is_chapter"]],
         titles={s["anchor"]: s["title"] for s in sections},
         closing=[s for s in sections if not s["is_chapter"]],
-        faq_jsonld=faq_jsonld(faq, page_url) if faq else None,
-        page_url=page_url,
+        faq_jsonld=faq_jsonld(faq, canonical) if faq else None,
+        canonical=canonical,
+        # The embed's link to the full page: relative when there is no address to give.
+        page_url=canonical or route.root + page_route(lang, False).path,
         **site,
     )
 
@@ -128,31 +133,13 @@ def source_list(sources: Sources, lang: str) -> list[dict]:
     return out
 
 
-CSP_COMMON = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
-    "base-uri 'none'; form-action 'none'"
-)
-# Course platforms frame the embed route; the full page may only be framed by itself.
-FRAME_ANCESTORS = {False: "'self'", True: "*"}
-
-
-def csp_meta() -> str:
-    """The policy as a <meta> tag can carry it (frame-ancestors only works as a header)."""
-    return CSP_COMMON
-
-
-def csp(embed: bool) -> str:
-    return f"{CSP_COMMON}; frame-ancestors {FRAME_ANCESTORS[embed]}"
-
-
-def headers_file() -> str:
-    """Response headers for static hosts that read a _headers file (Netlify, Cloudflare Pages)."""
-    rules = [
-        ("/*", csp(False)),
-        ("/embed/*", csp(True)),
-    ]
-    lines = []
-    for pattern, policy in rules:
-        lines += [pattern, f"  Content-Security-Policy: {policy}", "  X-Content-Type-Options: nosniff", ""]
-    return "\n".join(lines)
+def render_not_found(env, contents: dict[str, LanguageContent], site: dict) -> str:
+    """404.html: hosts send it for a missing path at any depth, so its links cannot be relative;
+    they start from the site's path on its host (the base URL's, else '/')."""
+    return env.get_template("404.html").render(
+        root=site["site_path"],
+        html_lang="en",
+        csp=csp_meta(),
+        strings={l: c.strings for l, c in contents.items()},
+        **site,
+    )

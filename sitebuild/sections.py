@@ -1,61 +1,68 @@
-"""Render one content section: Jinja fills in figures and citations, then Markdown makes HTML."""
+"""Render one content section: Jinja fills in figures and citations, then Markdown makes HTML.
+
+Each piece (the body, the title, the caption, each FAQ item) renders inside the error boundary
+with the file line it starts at, so any failure, in Jinja, Markdown or MathML, names its line.
+"""
 
 from __future__ import annotations
 
-import jinja2
 from markupsafe import Markup
 
 from .content import Section
-from .errors import BuildError
+from .errors import boundary
 from .markdown import to_html
-
-_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True)
-
-
-def fill(section: Section, text: str, where: str, values: dict, line_offset: int = 0) -> str:
-    """Substitute {{ fig.* }}, {{ paper.* }}, {{ cite(...) }} in one piece of content."""
-    try:
-        return _ENV.from_string(text).render(**values)
-    except jinja2.TemplateSyntaxError as err:
-        raise BuildError(f"{section.path}:{err.lineno + line_offset}: {err.message}") from None
-    except jinja2.UndefinedError as err:
-        raise BuildError(f"{section.path} ({where}): {err.message}") from None
-    except BuildError as err:
-        raise BuildError(f"{section.path} ({where}): {err}") from None
+from .templating import content_template
 
 
-def inline_html(text: str) -> Markup:
-    """Markdown for a one-line field (a caption, an FAQ answer) without the wrapping <p>."""
-    html = to_html(text).strip()
-    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-        html = html[3:-4]
-    return Markup(html)
+class Piece:
+    """One field of a section, rendered in the boundary of its own file line."""
+
+    def __init__(self, section: Section, page: str | None, key: str, occurrence: int = 0):
+        self.section, self.page = section, page
+        if key == "body":
+            self.line = section.body_line
+        else:
+            self.line = section.key_line(key, occurrence) or 1
+
+    def fill(self, text: str, values: dict) -> str:
+        """Substitute {{ fig.* }}, {{ paper.* }}, {{ cite(...) }}."""
+        with boundary(self.page, self.section.path, self.line):
+            return content_template(text).render(**values)
+
+    def markdown(self, text: str) -> Markup:
+        with boundary(self.page, self.section.path, self.line):
+            return Markup(to_html(text, self.line))
+
+    def inline(self, text: str) -> Markup:
+        """Markdown for a one-line field (a caption, an FAQ answer) without the wrapping <p>."""
+        html = str(self.markdown(text)).strip()
+        if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+            html = html[3:-4]
+        return Markup(html)
 
 
-def render_section(section: Section, values: dict) -> dict:
+def render_section(section: Section, values: dict, page: str | None = None) -> dict:
     """Everything a template needs to show one section."""
-    body = fill(section, section.body, "body", values, section.body_line - 1)
+    body = Piece(section, page, "body")
+    title = Piece(section, page, "title")
     out = {
         "anchor": section.anchor,
         "number": section.number,
         "is_chapter": section.is_chapter,
-        "title": fill(section, section.meta["title"], "title", values),
+        "title": title.fill(section.meta["title"], values),
         "part": section.meta.get("part"),
-        "html": Markup(to_html(body)),
+        "html": body.markdown(body.fill(section.body, values)),
         "caption": None,
         "faq": [],
     }
     if "caption" in section.meta:
-        out["caption"] = inline_html(fill(section, section.meta["caption"], "caption", values))
+        caption = Piece(section, page, "caption")
+        out["caption"] = caption.inline(caption.fill(section.meta["caption"], values))
     for i, item in enumerate(section.meta.get("faq", [])):
-        for key in ("q", "a", "chapter"):
-            if key not in item:
-                raise BuildError(f"{section.path}: FAQ item {i + 1} lacks '{key}'")
-        out["faq"].append(
-            {
-                "q": fill(section, item["q"], f"FAQ {i + 1}", values),
-                "a": inline_html(fill(section, item["a"], f"FAQ {i + 1}", values)),
-                "chapter": item["chapter"],
-            }
-        )
+        question, answer = Piece(section, page, "q", i), Piece(section, page, "a", i)
+        out["faq"].append({
+            "q": question.fill(item["q"], values),
+            "a": answer.inline(answer.fill(item["a"], values)),
+            "chapter": item["chapter"],
+        })
     return out

@@ -1,4 +1,4 @@
-"""Fixtures shared by the build and browser tests: one built site per test session."""
+"""Fixtures shared by the tests: one built site and one set of real models per test session."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import corpus_models
 from corpus.sources import corpus_dir
 from sitebuild.pipeline import Options, build
 
@@ -15,6 +16,23 @@ from sitebuild.pipeline import Options, build
 def built_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site") / "_site"
     build(Options(out=out, corpus=corpus_dir(), force=True))
+    return out
+
+
+# Where the base-URL build says it is published: a sub-path, as a course server would host it.
+PUBLISHED_AT = "https://example.org/courses/specdec/"
+
+
+@pytest.fixture(scope="session")
+def published_at() -> str:
+    return PUBLISHED_AT
+
+
+@pytest.fixture(scope="session")
+def base_url_site(tmp_path_factory) -> Path:
+    """The site built with --base-url PUBLISHED_AT: canonical links, sitemap, a 404 page rooted there."""
+    out = tmp_path_factory.mktemp("published") / "_site"
+    build(Options(out=out, corpus=corpus_dir(), force=True, base_url=PUBLISHED_AT))
     return out
 
 
@@ -28,3 +46,23 @@ def site_url(built_site):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sim_model_docs() -> dict[str, dict]:
+    return {lang: corpus_models.model_doc(lang) for lang in corpus_models.LANGS}
+
+
+@pytest.fixture(scope="session")
+def sim_languages():
+    return {lang: corpus_models.language(lang) for lang in corpus_models.LANGS}
+
+
+@pytest.fixture(scope="session")
+def en(sim_languages):
+    return sim_languages["en"]
+
+
+@pytest.fixture(scope="session")
+def zh(sim_languages):
+    return sim_languages["zh"]

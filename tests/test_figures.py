@@ -1,7 +1,6 @@
 """Figures the chapters print: the brief's derived numbers, formatting, the worked example, the
 bench's measurements, and the rule that chapters never type a number the code computes."""
 
-import json
 import re
 from fractions import Fraction
 from functools import lru_cache
@@ -144,14 +143,10 @@ def test_worked_example_table_prints_total_equal_to_p():
 # --- the bench's own figures, measured on the real books --------------------------------------------
 
 
-@lru_cache(maxsize=None)
 def _language(lang):
-    from corpus.sources import corpus_dir
-    from sim.models import load_language
-    from sitebuild.models import build_model
+    import corpus_models  # the session's one set of real models (tests/corpus_models.py)
 
-    model = build_model(lang, corpus_dir())
-    return load_language(json.loads(model.json_text))
+    return corpus_models.language(lang)
 
 
 @lru_cache(maxsize=1)

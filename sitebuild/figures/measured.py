@@ -13,7 +13,8 @@ import random
 
 from sim import bench as bench_settings
 from sim import stats
-from sim.bench import Bench, bench_prefix_ids, top_by_p
+from sim.bench import Bench
+from sim.bench.commands import bench_prefix_ids, top_by_p
 
 from .cache import cached
 from .formats import Figures, fixed, pct, times

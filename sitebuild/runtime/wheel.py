@@ -34,8 +34,8 @@ description = "specdec's speculative sampler: pure standard-library Python, run 
 requires-python = ">=3.12"
 license = "MIT"
 
-[tool.setuptools]
-packages = ["sim"]
+[tool.setuptools.packages.find]
+include = ["sim", "sim.*"]
 """
 
 # PEP 517's build_wheel hook, called the way a build frontend calls it (in the project folder).

@@ -45,3 +45,32 @@ def page(browser, site_url):
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def shared_bench(browser, site_url):
+    """Live bench pages shared by the tests of a module (Python starts once per language).
+
+    shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
+    page errors in page.console_errors; each test puts the page in the state it needs
+    (tests/browser/benchpage.py: reset).
+    """
+    from benchpage import open_bench
+
+    contexts, pages = [], {}
+
+    def get(lang: str):
+        if lang not in pages:
+            context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+            contexts.append(context)
+            page = context.new_page()
+            page.console_errors = []
+            page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+            page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+            open_bench(page, f"{site_url}{lang}/specdec/")
+            pages[lang] = page
+        return pages[lang]
+
+    yield get
+    for context in contexts:
+        context.close()

@@ -1,30 +1,21 @@
-"""The bench, used the way a reader uses it: controls, keyboard, links, and the test tubes."""
+"""The bench, used the way a reader uses it: controls, keyboard, links, parts, and the test tubes.
+
+One live page per language is shared by the tests of this module (shared_bench); each test
+first puts it in the state it needs (benchpage.reset), so the tests do not depend on each other.
+"""
 
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-from sim.stats import chi_square_critical, chi_square_statistic
+from benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, open_bench, query_of, reset, run,
+                       settle, snapshot, tube_counts)
+from statistical import check_fit_and_power
 
 pytestmark = pytest.mark.browser
 
-PYODIDE_TIMEOUT_MS = 90_000
-FALSE_FAILURE = 1e-6  # chance that a correct sampler fails the chi-square check below
-TUBE_ROUNDS = 40  # 40 x 50 = 2,000 draws in each tube
-
-
-def open_bench(page, url):
-    page.goto(url)
-    page.wait_for_selector("#b[data-mode=live][data-busy=false]", timeout=PYODIDE_TIMEOUT_MS)
-
-
-def settle(page, timeout=60_000):
-    """Wait until the bench has done everything asked of it (debounced sliders included)."""
-    page.wait_for_timeout(400)
-    page.wait_for_selector("#b[data-busy=false]", timeout=timeout)
+TUBE_ROUNDS = 80  # 80 x 50 = 4,000 draws in each tube
 
 
 def number(page, selector):
@@ -32,173 +23,289 @@ def number(page, selector):
     return float(re.sub(r"[^0-9.]", "", text.replace(",", "")))
 
 
-def tape_text(page):
-    return page.locator("#b .b-tape .b-tok__text").all_inner_texts()
-
-
-def tube_counts(page):
-    rows = page.locator("#b .b-tube-table tbody tr")
-    p, target, spec, kept, written = [], [], [], [], []
-    for i in range(rows.count()):
-        row = rows.nth(i)
-        p.append(float(row.get_attribute("data-p")))
-        target.append(int(row.locator(".b-n-target").inner_text()))
-        k = int(row.locator(".b-n-kept").inner_text())
-        w = int(row.locator(".b-n-written").inner_text())
-        kept.append(k)
-        written.append(w)
-        spec.append(k + w)
-    return p, target, spec, kept, written
-
-
-def chi_square_passes(observed, p):
-    statistic, df = chi_square_statistic(observed, p)
-    return statistic <= chi_square_critical(df, FALSE_FAILURE), statistic, df
-
-
-def test_unigram_draft_lowers_alpha(page, site_url):
-    open_bench(page, f"{site_url}en/specdec/")
+def test_unigram_draft_lowers_alpha(shared_bench):
+    page = shared_bench("en")
+    reset(page)
     bigram = number(page, "#b .b-alpha")
     page.select_option("#b select[name=draft]", "unigram")
     settle(page)
-    assert "draft=unigram" in page.url
-    unigram = number(page, "#b .b-alpha")
-    assert unigram < bigram, (unigram, bigram)
+    assert query_of(page)["draft"] == "unigram"
+    assert number(page, "#b .b-alpha") < bigram
     assert not page.console_errors, page.console_errors
 
 
-def test_gamma_eight_raises_tokens_per_pass(page, site_url):
-    open_bench(page, f"{site_url}zh/specdec/")
+def test_gamma_eight_raises_tokens_per_pass(shared_bench):
+    page = shared_bench("zh")
+    reset(page)
     at_four = number(page, "#b .b-tpp-counted")
     page.locator("#b input[name=gamma]").fill("8")
     settle(page)
-    assert page.locator("#b output[name=gamma_out]").inner_text() == "8"
-    assert "gamma=8" in page.url
+    assert page.locator("#b [data-value-of=gamma]").inner_text() == "8"
+    assert query_of(page)["gamma"] == "8"
     assert number(page, "#b .b-tpp-counted") > at_four
-    assert number(page, "#b .b-tpp-formula") > 0
     # the machine lights gamma + 1 lanes in the pass it just drew
     assert page.locator("#b .b-lane.b-lit").count() == 9
 
 
-def test_greedy_with_the_same_seed_repeats_the_tape(page, site_url):
-    url = f"{site_url}en/specdec/?greedy=1&seed=7"
-    tapes = []
-    for _ in range(2):
-        open_bench(page, url)
-        for _ in range(4):
-            page.locator("#b button.b-step").click()
-            settle(page)
-        tapes.append(tape_text(page))
-    assert tapes[0] == tapes[1]
-    assert len(tapes[0]) >= 2 + 5  # the sentence start and at least one token per pass
+def test_greedy_readouts_do_not_pass_a_loop_off_as_acceptance(shared_bench):
+    """Issue 11, finding 1: the bigram draft's greedy alpha read 0.998 from one looping run.
+    The criterion chosen: the alpha shown is below 0.95 (and the note says why it is measured
+    over many short runs)."""
+    page = shared_bench("en")
+    reset(page, "?greedy=1")
+    assert number(page, "#b .b-alpha") < 0.95
+    assert page.locator("#b .b-greedy-note").is_visible()
+    reset(page)
+    assert page.locator("#b .b-greedy-note").is_hidden()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_tubes_converge_to_p(page, site_url, lang):
-    open_bench(page, f"{site_url}{lang}/specdec/?seed=11&rounds={TUBE_ROUNDS}")
+def test_tubes_converge_to_p_and_the_wrong_rule_does_not(shared_bench, lang):
+    """The tubes the page shows fit p over 4,000 draws each. Wrong sampler at the same size:
+    the replace-from-p rule, chosen with its own radio, whose speculative tube is rejected
+    (computed power >= 0.9999998 in both languages)."""
+    page = shared_bench(lang)
+    reset(page, "?seed=11&rounds=0")
+    run(page, [{"type": "round", "count": TUBE_ROUNDS}])
     p, target, spec, kept, written = tube_counts(page)
     assert sum(target) == sum(spec) == TUBE_ROUNDS * 50
     assert sum(kept) > 0 and sum(written) > 0  # the tube marks both kinds of draw
-    for observed in (target, spec):
-        ok, statistic, df = chi_square_passes(observed, p)
-        assert ok, (lang, observed, p, statistic, df)
+    page.locator("#b input[name=rule][value=replace_from_p]").check()
+    settle(page)
+    assert bench_state(page)["rounds"] == TUBE_ROUNDS  # the same rounds, redrawn under the rule
+    wrong_law = [c["spec_p"] for c in page.evaluate("() => window.specdecBench.getState().view.tubes.categories")]
+    _, wrong_target, wrong_spec, _, _ = tube_counts(page)
+    check_fit_and_power(target, p, wrong_law)
+    check_fit_and_power(spec, p, wrong_law, wrong_spec)
+    check_fit_and_power(wrong_target, p, wrong_law)  # the big model alone is unchanged
 
 
-def test_relaxed_rule_drifts(page, site_url):
-    open_bench(page, f"{site_url}en/specdec/?seed=11&rounds={TUBE_ROUNDS}&rule=typical")
-    assert page.locator("#b .b-rule-warning").is_visible()
-    assert "NOT exact" in page.locator("#b form.b-controls").inner_text()
-    p, target, spec, _, _ = tube_counts(page)
-    assert chi_square_passes(target, p)[0]
-    ok, statistic, df = chi_square_passes(spec, p)
-    assert not ok, (spec, p, statistic, df)
+def test_the_third_rule_has_its_own_control(shared_bench):
+    """Issue 11, finding 3: ?rule=replace_from_p left every rule radio unchecked and broke the
+    controls. Every value a link accepts is now shown and changed by a control."""
+    page = shared_bench("en")
+    page.console_errors.clear()
+    reset(page, "?rule=replace_from_p&gamma=3")
+    radio = page.locator("#b input[name=rule][value=replace_from_p]")
+    assert radio.is_checked()
+    assert "NOT exact" in page.locator("#b label[for=b-rule-replace_from_p]").inner_text()
+    assert page.locator("#b .b-rule-warning[data-rule=replace_from_p]").is_visible()
+    assert page.locator("#b .b-rule-warning[data-rule=typical]").is_hidden()
+    page.locator("#b input[name=gamma]").fill("6")
+    settle(page)
+    assert query_of(page)["gamma"] == "6" and query_of(page)["rule"] == "replace_from_p"
+    assert page.locator("#b .b-slot").nth(5).get_attribute("class") != "b-slot b-slot--empty"
+    page.locator("#b input[name=rule][value=exact]").check()
+    settle(page)
+    assert query_of(page)["rule"] == "exact"
+    assert page.locator("#b .b-rule-warning:visible").count() == 0
+    assert not page.console_errors, page.console_errors
 
 
-def test_bench_works_from_the_keyboard_alone(page, site_url):
-    open_bench(page, f"{site_url}en/specdec/")
+def test_a_fast_change_leaves_a_state_its_link_reproduces(shared_bench):
+    """Issue 11, finding 2: batch 256 and New sentence within 100 ms used to leave the page at
+    seed 2, the slider at 1 and the link at seed=1&batch=256. Now both go through one queue."""
+    page = shared_bench("en")
+    reset(page)
+    page.locator("#b input[name=batch]").fill("256")
+    page.locator("#b button.b-new").click()
+    settle(page)
+    q = query_of(page)
+    assert q["batch"] == "256" and q["seed"] == "2"
+    assert page.locator("#b input[name=batch]").input_value() == "256"
+    assert page.locator("#b .b-seed-value").inner_text() == "2"
+    assert page.locator("#b .b-cabinet-value").text_content() == "256 in use"
+    before = snapshot(page)
+    page.reload()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    assert snapshot(page) == before
+
+
+def test_bench_works_from_the_keyboard_alone(shared_bench):
+    page = shared_bench("en")
+    reset(page)
     wanted = {
         "button.b-play", "button.b-step", "button.b-new", "select[name=draft]", "input[name=gamma]",
         "input[name=batch]", "select[name=speed]", "input[name=greedy]", "input[name=rule]",
-        "button.b-round", "button.b-clear",
+        "button.b-round", "button.b-clear", ".b-part-ring",
     }
-    page.locator("#b .b-title").click()  # start tabbing from the bench's heading
-    reached = set()
-    for _ in range(60):
+    # From the top of the page: the second skip link goes to the bench, and the bench's first
+    # stops are its parts, then its controls.
+    page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == "#b-title"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "b-title"
+    reached, presses = set(), 0
+    for presses in range(1, 80):
         page.keyboard.press("Tab")
         hit = page.evaluate(
             "(names) => names.find((n) => document.activeElement && document.activeElement.matches('#b ' + n))",
             sorted(wanted),
         )
-        if hit:
+        if hit and hit not in reached:
             reached.add(hit)
-        if hit == "button.b-step":
-            page.keyboard.press("Enter")
-            settle(page)
-            assert page.locator("#b").get_attribute("data-steps") == "2"
-        elif hit == "input[name=gamma]":
-            page.keyboard.press("ArrowRight")
-            settle(page)
-            assert page.locator("#b output[name=gamma_out]").inner_text() == "5"
-        elif hit == "input[name=greedy]":
-            page.keyboard.press("Space")
-            settle(page)
-            assert "greedy=1" in page.url
-        elif hit == "button.b-round":
-            page.keyboard.press("Enter")
-            settle(page)
+            if hit == "button.b-step":
+                page.keyboard.press("Enter")
+                settle(page)
+                assert page.locator("#b").get_attribute("data-steps") == "2"
+            elif hit == "input[name=gamma]":
+                page.keyboard.press("ArrowRight")
+                settle(page)
+                assert page.locator("#b [data-value-of=gamma]").inner_text() == "5"
+            elif hit == "input[name=greedy]":
+                page.keyboard.press("Space")
+                settle(page)
+                assert query_of(page)["greedy"] == "1"
+            elif hit == "button.b-round":
+                page.keyboard.press("Enter")
+                settle(page)
         if reached == wanted:
             break
     assert reached == wanted, wanted - reached
-    assert "rounds=2" in page.url
-    # the readouts reach screen readers through a live region
-    live = page.locator("#b [aria-live=polite]")
-    assert live.count() == 1
-    page.wait_for_function("() => document.querySelector('#b [aria-live=polite]').textContent.length > 0")
+    assert presses < 40  # issue 11, finding 6: the first control was 112 presses in
+    assert query_of(page)["rounds"] == "2"
+    # The keyboard path is written in the page, and the way back to the text is a link.
+    assert "Tab" in page.locator("#b .b-keys").text_content()
+    assert page.locator("#b .b-back__link").get_attribute("href").startswith("#")
 
 
-def test_url_state_survives_a_reload(page, site_url):
-    open_bench(page, f"{site_url}zh/specdec/")
-    page.select_option("#b select[name=draft]", "same")
-    settle(page)
-    page.locator("#b input[name=gamma]").fill("6")
-    settle(page)
-    page.locator("#b input[name=batch]").fill("64")
-    settle(page)
-    for _ in range(2):
-        page.locator("#b button.b-step").click()
-        settle(page)
-    page.locator("#b button.b-round").click()
-    settle(page)
-    page.locator("#b button.b-new").click()  # a new seed: new sentence, tubes redrawn under it
-    settle(page)
+def test_one_polite_live_region_says_one_summary_per_action(shared_bench):
+    page = shared_bench("zh")
+    reset(page)
+    regions = page.evaluate("""() => [...document.querySelectorAll(
+        '#b [aria-live], #b [role=status], #b [role=alert], #b [role=log], #b output')].length""")
+    assert regions == 1
+    live = page.locator("#b .b-live")
+    assert live.get_attribute("aria-live") == "polite"
     page.locator("#b button.b-step").click()
     settle(page)
-    query = parse_qs(urlparse(page.url).query)
-    assert query["seed"] == ["2"] and query["rounds"] == ["2"] and query["steps"] == ["2"]
-    assert query["draft"] == ["same"] and query["gamma"] == ["6"] and query["batch"] == ["64"]
-    before = (tape_text(page), tube_counts(page), page.locator("#b .b-readouts").inner_text())
-    page.reload()
-    page.wait_for_selector("#b[data-mode=live][data-busy=false]", timeout=PYODIDE_TIMEOUT_MS)
-    after = (tape_text(page), tube_counts(page), page.locator("#b .b-readouts").inner_text())
-    assert before == after
-    assert page.locator("#b select[name=draft]").input_value() == "same"
-    assert page.locator("#b input[name=batch]").input_value() == "64"
-    assert page.locator("#b .b-urlerr").is_hidden()
-    # alpha is 1 with the target as its own draft
-    assert number(page, "#b .b-alpha") == 1.0
+    page.wait_for_function("() => document.querySelector('#b .b-live').textContent.startsWith('第 2 轮')")
+    said = live.text_content()
+    assert "α" in said
+    written = re.search(r"写下 \d+ 个：(.*?)。", said).group(1)
+    assert written and " " not in written  # Chinese is joined without spaces (by the sim)
 
 
-def test_bad_url_parameters_are_named_and_defaults_used(page, site_url):
-    open_bench(page, f"{site_url}en/specdec/?gamma=99&draft=trigram&batch=12")
+def test_link_messages_are_short_and_in_the_pages_language(shared_bench):
+    """Issue 11, finding 7: messages were in English on the zh page, showed Python reprs, echoed a
+    10 KB value whole, and said nothing of a parameter given twice."""
+    page = shared_bench("zh")
+    reset(page, "?gamma=4%00&batch=" + "9" * 10_000 + "&draft=trigram&draft=same&steps=999")
     box = page.locator("#b .b-urlerr")
     assert box.is_visible()
     text = box.inner_text()
-    assert "gamma" in text and "99" in text
-    assert "draft" in text and "trigram" in text
-    assert page.locator("#b input[name=gamma]").input_value() == "4"
-    assert page.locator("#b select[name=draft]").input_value() == "bigram"
-    assert page.locator("#b input[name=batch]").input_value() == "12"  # the good one is kept
-    assert not page.console_errors, page.console_errors
+    assert "无法识别" in text and "must be" not in text and "\\x00" not in text
+    assert "4\u2400" in text  # the NUL drawn, as typed
+    assert "9" * 40 + "…" in text and "9" * 41 not in text
+    assert "出现了 2 次" in text and "200" in text
+    assert box.bounding_box()["height"] < 260
+    assert bench_state(page)["steps"] == 200  # the cap, stated in the message, is what is replayed
+    page.set_viewport_size({"width": 360, "height": 800})
+    try:
+        assert box.bounding_box()["height"] < 520
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_every_part_of_chapter_12_can_be_looked_at_alone(shared_bench):
+    page = shared_bench("zh")
+    reset(page)
+    parts = page.evaluate("() => JSON.parse(document.getElementById('bench-state').textContent).spec.layout.parts")
+    assert {"drum", "readhead", "draft", "tape", "bridge", "mill", "cabinet", "tubes"} == set(parts)
+    for name in parts:
+        part = page.locator(f"#b .b-part[data-part-name={name}] .b-part-ring")
+        part.focus()
+        page.keyboard.press("Enter")
+        settle(page)
+        assert part.get_attribute("aria-pressed") == "true"
+        assert page.locator("#b .b-part-info").is_visible()
+        faded = page.evaluate("(n) => getComputedStyle(document.querySelector(`#b .b-part:not([data-part-name=${n}])`)).opacity", name)
+        assert float(faded) < 0.5
+        page.keyboard.press("Enter")
+        settle(page)
+        assert part.get_attribute("aria-pressed") == "false"
+    assert page.locator("#b .b-part-info").is_hidden()
+    # The bridge and the tubes mark their own panels too.
+    run(page, [{"type": "isolate", "part": "tubes"}])
+    assert page.locator("#b .b-panel.b-isolated-panel h3").inner_text() == "试管"
+    run(page, [{"type": "isolate", "part": ""}])
+
+
+def test_keyboard_focus_looks_different_from_a_chapters_highlight(shared_bench):
+    page = shared_bench("en")
+    reset(page)
+    run(page, [{"type": "focus", "part": "mill"}])
+    assert "b-focus" in page.locator("#b .b-part[data-part-name=mill]").get_attribute("class")
+    ring = "(sel) => getComputedStyle(document.querySelector(sel + ' .b-part-ring')).stroke"
+    highlighted = page.evaluate(ring, "#b .b-part[data-part-name=mill]")
+    page.locator("#b .b-part[data-part-name=mill] .b-part-ring").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
+    focused = page.evaluate(ring, "#b .b-part[data-part-name=mill]")
+    outline = "(sel) => getComputedStyle(document.querySelector(sel + ' .b-outline')).stroke"
+    assert focused != highlighted and focused != "none"
+    assert page.evaluate(outline, "#b .b-part[data-part-name=mill]") != focused
+    run(page, [{"type": "focus", "part": "lab"}])
+
+
+def show_chapter(page, anchor: str, part: str):
+    """Scroll the text so a chapter is the one in view (it crosses the band the page watches)."""
+    page.evaluate("""(id) => {
+        document.getElementById(id).scrollIntoView({ block: "start" });
+        window.scrollBy(0, -0.25 * window.innerHeight);
+    }""", anchor)
+    page.wait_for_function("(p) => document.getElementById('b').dataset.focus === p", arg=part)
+    settle(page)
+
+
+def test_a_chapter_brings_the_whole_machine_into_view(shared_bench):
+    """Issue 11, finding 5: chapter 09's auto-scroll cut off the top of the machine."""
+    page = shared_bench("en")
+    reset(page)
+    for part in ("tubes", "mill", "drum"):
+        anchor = page.evaluate("(p) => document.querySelector(`section[data-part=${p}]`).id", part)
+        show_chapter(page, anchor, part)
+        page.wait_for_function("""(part) => {
+            const box = document.querySelector('.bench').getBoundingClientRect();
+            const first = [...document.querySelectorAll('#b .b-panel.b-focus')][0];
+            const top = first.getBoundingClientRect().top;
+            return top >= box.top - 1 && top < box.bottom - 40;
+        }""", arg=part)
+    machine = page.evaluate("""() => {
+        const box = document.querySelector('.bench').getBoundingClientRect();
+        return document.querySelector('#b .b-machine-panel').getBoundingClientRect().top - box.top;
+    }""")
+    assert machine >= -1  # the machine's top is not cut off
+
+
+def test_play_and_pause(shared_bench):
+    page = shared_bench("en")
+    reset(page)
+    page.locator("#b button.b-play").click()
+    page.wait_for_function("() => Number(document.getElementById('b').dataset.steps) >= 3")
+    page.locator("#b button.b-play").click()
+    settle(page)
+    steps = bench_state(page)["steps"]
+    assert page.locator("#b button.b-play").get_attribute("aria-pressed") == "false"
+    assert query_of(page)["steps"] == str(steps)
+    page.wait_for_timeout(800)  # not a settle: it gives a still-running Play the time to show itself
+    assert bench_state(page)["steps"] == steps
+
+
+def test_chapter_actions_go_through_the_same_queue(shared_bench):
+    """What issue 9's "Try it" buttons will do: a sequence of ordinary actions, then the answer."""
+    page = shared_bench("en")
+    reset(page)
+    result = run(page, [{"type": "set", "name": "gamma", "value": 6}, {"type": "step", "until": "rejected"}])
+    view = page.evaluate("() => window.specdecBench.getState().view")
+    assert view["pass"]["rejected"] and result["state"]["settings"]["gamma"] == 6
+    assert query_of(page)["steps"] == str(view["state"]["steps"])
+    run(page, [{"type": "round", "count": 10}, {"type": "set", "name": "rule", "value": "typical"},
+               {"type": "round", "count": 10}])
+    assert bench_state(page)["rounds"] == 21 and query_of(page)["rule"] == "typical"
 
 
 @pytest.mark.parametrize("breakage", ["no-webassembly", "no-worker"])
@@ -208,24 +315,46 @@ def test_without_python_the_picture_stays_with_a_message(page, site_url, breakag
     else:
         page.route("**/sim-worker.js*", lambda route: route.abort())
     page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
-    assert "could not start" in page.locator("#b .b-status").inner_text()
-    assert page.locator("#b").get_attribute("data-platform") == "linux"
+    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=10_000)
+    status = page.locator("#b .b-status").inner_text()
+    assert ("WebAssembly" if breakage == "no-webassembly" else "worker script") in status
+    assert page.locator("#b .b-retry").is_visible()
+    assert page.locator("#b").get_attribute("data-platform") == build_platform()
     assert page.locator("#b .b-tape .b-tok").count() >= 3
     assert page.locator("#b .b-meter:not(.b-off)").count() == 4
     assert page.locator("#b .b-tube-table tbody tr").count() == 9
     assert page.locator("#b button.b-step").is_disabled()
 
 
-def test_parts_can_be_looked_at_alone(page, site_url):
-    page.emulate_media(reduced_motion="reduce")
-    open_bench(page, f"{site_url}zh/specdec/")
-    part = page.locator("#b .b-part[data-part-name=cabinet]")
-    part.focus()
-    page.keyboard.press("Enter")
-    assert part.get_attribute("aria-pressed") == "true"
-    assert page.locator("#b .b-part-info").is_visible()
-    assert "抽屉" in page.locator("#b .b-part-info").inner_text()
-    page.keyboard.press("Enter")
-    assert part.get_attribute("aria-pressed") == "false"
-    assert page.locator("#b .b-part-info").is_hidden()
+def test_with_javascript_off_only_the_notice_shows(browser, site_url):
+    """Issue 11, finding 4: "Python is starting in your browser…" showed under the notice."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}zh/specdec/")
+        assert page.locator("#b noscript").count() == 1
+        assert page.locator("#b .b-status").is_hidden()
+        assert page.locator("#b .b-tape .b-tok").count() >= 3  # the build's picture is there
+    finally:
+        context.close()
+
+
+def test_a_link_opened_cold_replays_quickly(browser, site_url):
+    """Issue 11, finding 8: steps=200&rounds=100 took 20.9 s to replay. The replay (tape,
+    tubes, controls) is drawn within 2 s of Python being ready; the readouts, measured once per
+    draft and mode, follow."""
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        open_bench(page, f"{site_url}zh/specdec/?steps=200&rounds=100&gamma=8&rule=typical&draft=unigram")
+        marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+            .map((m) => [m.name, m.startTime]))""")
+        timings = page.evaluate("() => window.specdecBenchTimings")
+        act = next(t["ms"] for t in timings if t["command"] == "act")
+        assert act < 2000, timings
+        assert marks["specdec:bench-live"] > marks["specdec:stage-model"]
+        assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
+                                                  "seed": 1, "rule": "typical"}, "steps": 200, "rounds": 100}
+        assert "200" in page.locator("#b .b-tape-count").inner_text()
+    finally:
+        context.close()

@@ -1,7 +1,7 @@
 """The first live proof: a speculative step computed by Python running in the page."""
 
 import pytest
-from playwright.sync_api import expect
+from benchpage import build_platform
 
 pytestmark = pytest.mark.browser
 
@@ -14,7 +14,7 @@ def test_step_runs_in_pyodide_in_the_page(page, site_url, lang):
     page.goto(f"{site_url}{lang}/specdec/")
     bench = page.locator("#b")
     # Before Pyodide: the build's CPython picture is already there.
-    assert bench.get_attribute("data-platform") == "linux"
+    assert bench.get_attribute("data-platform") == build_platform()
     assert page.locator("#b .b-tape .b-tok").count() >= 2
     assert page.locator("#b .b-slot--target").count() == 1
     status = page.locator("#b .b-status")

@@ -54,3 +54,50 @@ def test_manifest_matches_the_shared_corpus():
     for lang in ("en", "zh"):
         texts = sources.read_book(lang, root)
         assert texts and all(texts)
+
+
+def test_missing_file_says_only_the_english_book_can_be_downloaded(tmp_path):
+    with pytest.raises(CorpusError) as caught:
+        sources.read_verified(tmp_path, BookFile("zh/guxiang.txt", "0" * 64, None))
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path / 'zh' / 'guxiang.txt'}: corpus file not found; ")
+    assert "--download can fetch only the English book (en/alice.txt)" in message
+    assert "\n" not in message
+
+
+def test_an_offline_download_names_the_url_and_the_network(tmp_path):
+    import urllib.error
+
+    def offline(url, timeout):
+        raise urllib.error.URLError(OSError(-2, "Name or service not known"))
+
+    book = BookFile("en/b.txt", "0" * 64, "https://example.invalid/b.txt")
+    with pytest.raises(CorpusError) as caught:
+        sources.download(book, tmp_path, opener=offline)
+    assert str(caught.value) == (
+        "download https://example.invalid/b.txt: network unreachable ([Errno -2] Name or service not known); "
+        "without a network, give the shared corpus with --corpus DIR"
+    )
+
+
+def test_a_refused_download_names_the_url_and_the_answer(tmp_path):
+    import urllib.error
+
+    def not_found(url, timeout):
+        raise urllib.error.HTTPError(url, 404, "Not Found", {}, None)
+
+    book = BookFile("en/b.txt", "0" * 64, "https://example.invalid/b.txt")
+    with pytest.raises(CorpusError, match=r"^download https://example\.invalid/b\.txt: the server answered 404 Not Found$"):
+        sources.download(book, tmp_path, opener=not_found)
+
+
+def test_a_book_without_a_public_copy_is_not_downloaded(tmp_path):
+    with pytest.raises(CorpusError, match="cannot be downloaded, only the English book can"):
+        sources.download(BookFile("zh/x.txt", "0" * 64, None), tmp_path)
+
+
+def test_with_download_the_chinese_books_still_come_from_the_corpus(tmp_path):
+    english, chinese = sources.book_files("en")[0], sources.book_files("zh")[0]
+    assert sources.book_root(english, tmp_path, download=True) == sources.DOWNLOAD_CACHE
+    assert sources.book_root(chinese, tmp_path, download=True) == tmp_path
+    assert sources.book_root(english, tmp_path, download=False) == tmp_path

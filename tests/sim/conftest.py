@@ -1,44 +1,12 @@
-"""Fixtures for the sim tests: the real models counted from the shared corpus, and tiny ones.
-
-The real models are built once per session, in memory, through the corpus package exactly as
-the site build does (read the verified books, tokenise, count, export to JSON, parse).
-"""
+"""Fixtures for the sim tests: tiny models counted by hand (the real ones are in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
 
 from sim.models import load_language
-
-
-def build_model_doc(lang: str) -> dict:
-    from corpus.sources import corpus_dir
-    from sitebuild.models import build_model
-
-    return json.loads(build_model(lang, corpus_dir()).json_text)
-
-
-@pytest.fixture(scope="session")
-def sim_model_docs() -> dict[str, dict]:
-    return {lang: build_model_doc(lang) for lang in ("en", "zh")}
-
-
-@pytest.fixture(scope="session")
-def sim_languages(sim_model_docs):
-    return {lang: load_language(doc) for lang, doc in sim_model_docs.items()}
-
-
-@pytest.fixture(scope="session")
-def en(sim_languages):
-    return sim_languages["en"]
-
-
-@pytest.fixture(scope="session")
-def zh(sim_languages):
-    return sim_languages["zh"]
 
 
 # --- tiny models, counted by hand (no numpy, no corpus package) -----------------------------

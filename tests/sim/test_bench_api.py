@@ -1,9 +1,9 @@
-"""The bench's commands (docs/bench-protocol.md), through Session.handle as the worker calls them.
+"""The bench's single commands (docs/bench-protocol.md), through Session.handle as the worker calls them.
 
-Statistical tests use fixed seeds (so they are deterministic) and are designed so that, for a
-random seed, the chance of a false failure is below 1e-6: each chi-square test rejects at
-FALSE_ALARM = 1e-7 and each binomial bound is 5.5 standard deviations wide (two-sided ~4e-8);
-tests that must reject check first that the expected statistic is far past the critical value.
+Statistical tests use fixed seeds and tests/statistical.py: Pearson's test at false-alarm odds
+1e-7, each paired with a named wrong sampler at the same size whose rejection has a computed
+power of at least 0.999 (stated per test), and which is run to see it rejected. Binomial bounds
+are 5.5 standard deviations wide (two-sided ~4e-8).
 """
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ import json
 import math
 
 import pytest
+from bench_calls import call, error, ok
+from statistical import check_fit_and_power
 
-from sim import bench, stats
+from sim import bench
+from sim.bench import commands
+from sim.bench.tubes import spec_distribution
 from sim.session import Session, open_session
 
-FALSE_ALARM = 1e-7
 Z_BOUND = 5.5
 LANGS = ("en", "zh")
 
@@ -24,26 +27,6 @@ LANGS = ("en", "zh")
 @pytest.fixture(scope="module")
 def sessions(sim_languages):
     return {lang: Session(language) for lang, language in sim_languages.items()}
-
-
-def call(session: Session, command: str, args: dict | None = None):
-    """The worker's round trip: JSON text in, JSON text out; returns the parsed reply."""
-    text = session.handle(command, json.dumps(args or {}, ensure_ascii=False))
-    reply = json.loads(text)
-    assert json.dumps(reply, ensure_ascii=False, allow_nan=False)  # finite, serialisable
-    return reply
-
-
-def ok(session: Session, command: str, args: dict | None = None):
-    reply = call(session, command, args)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(session: Session, command: str, args: dict | None = None) -> dict:
-    reply = call(session, command, args)
-    assert not reply["ok"], reply
-    return reply
 
 
 # --- transport ------------------------------------------------------------------------------------
@@ -62,42 +45,14 @@ def test_unknown_command_and_bad_json_are_errors(sessions):
     assert json.loads(s.handle("step", "[1, 2]"))["ok"] is False
 
 
-# --- settings ------------------------------------------------------------------------------------------
+def test_replies_must_be_finite():
+    """The helper that every test goes through refuses NaN and Infinity (it can fail)."""
+    class Broken:
+        def handle(self, command, args):
+            return '{"ok": true, "result": NaN}'
 
-def test_settings_defaults_and_good_values(sessions):
-    s = sessions["en"]
-    assert ok(s, "settings", {"query": {}}) == {"settings": bench.DEFAULTS, "errors": [], "ignored": []}
-    got = ok(s, "settings", {"query": {"draft": "Unigram", "gamma": "8", "greedy": "on", "batch": "256",
-                                       "seed": "4294967295", "rule": "typical", "lang": "en"}})
-    assert got["settings"] == {"draft": "unigram", "gamma": 8, "greedy": True, "batch": 256,
-                               "seed": 2**32 - 1, "rule": "typical"}
-    assert got["errors"] == [] and got["ignored"] == ["lang"]
-    for text, value in (("", True), ("1", True), ("TRUE", True), ("yes", True), ("0", False),
-                        ("false", False), ("Off", False), ("no", False)):
-        assert ok(s, "settings", {"query": {"greedy": text}})["settings"]["greedy"] is value
-
-
-@pytest.mark.parametrize("param, value", [
-    ("gamma", "0"), ("gamma", "9"), ("gamma", "4.5"), ("gamma", "-1"), ("gamma", "four"),
-    ("batch", "0"), ("batch", "257"), ("seed", "4294967296"), ("seed", "-3"), ("seed", "1e3"),
-    ("draft", "trigram"), ("draft", ""), ("rule", "medusa"), ("greedy", "maybe"),
-])
-def test_settings_bad_values_fall_back_and_are_named(sessions, param, value):
-    got = ok(sessions["en"], "settings", {"query": {param: value, "gamma": "6"} if param != "gamma"
-                                          else {param: value}})
-    assert got["settings"][param] == bench.DEFAULTS[param]
-    assert len(got["errors"]) == 1
-    err = got["errors"][0]
-    assert err["param"] == param and err["value"] == value and param in err["message"]
-    assert err["default"] == bench.DEFAULTS[param]
-    if param != "gamma":
-        assert got["settings"]["gamma"] == 6  # the good ones still count
-
-
-def test_several_bad_settings_are_all_reported(sessions):
-    got = ok(sessions["zh"], "settings", {"query": {"gamma": "99", "batch": "x", "draft": "same"}})
-    assert sorted(e["param"] for e in got["errors"]) == ["batch", "gamma"]
-    assert got["settings"]["draft"] == "same"
+    with pytest.raises(AssertionError, match="finite"):
+        call(Broken(), "anything")
 
 
 @pytest.mark.parametrize("command", ["readouts", "step", "tube_round"])
@@ -123,7 +78,8 @@ def test_commands_name_a_bad_setting(sessions, command, param, value):
     ("tube_round", {"draws": 0}, "draws"),
     ("tube_round", {"top": 21}, "top"),
     ("start", {"seed": "7"}, "seed"),
-    ("settings", {"query": ["gamma"]}, "query"),
+    ("link", {"query": {"gamma": "4"}}, "query"),
+    ("link", {"query": [["gamma", 4]]}, "query"),
 ])
 def test_other_bad_arguments_are_named(sessions, command, args, param):
     assert error(sessions["en"], command, args)["param"] == param
@@ -156,11 +112,13 @@ def check_step_shape(step: dict, settings: dict):
     assert kinds[:-1] == ["kept"] * step["n_kept"] and kinds[-1] in ("replacement", "bonus")
     assert step["n_written"] == len(step["written"]) == step["n_kept"] + 1
     assert step["written_text"] == [w["text"] for w in step["written"]]
-    # Guesses: a run of kept ones, then (if any) one rejected, then void ones.
+    # Guesses: a run of kept ones, then (if any) one rejected, then void ones; the verdict says which.
     kept = [g["kept"] for g in guesses]
     assert kept == [True] * step["n_kept"] + [False] * (gamma - step["n_kept"])
     checked = [g["checked"] for g in guesses]
     assert checked == [True] * min(gamma, step["n_kept"] + 1) + [False] * (gamma - step["n_kept"] - 1)
+    verdicts = ["kept"] * step["n_kept"] + (["rejected"] if step["n_kept"] < gamma else [])
+    assert [g["verdict"] for g in guesses] == verdicts + ["void"] * (gamma - len(verdicts))
     if step["bonus"] is not None:
         assert step["n_kept"] == gamma and step["replacement"] is None
         assert step["written"][-1]["id"] == step["bonus"]["id"]
@@ -186,6 +144,7 @@ def test_step_shape_under_every_mode(sessions, lang):
                 for index in range(12):
                     step = ok(s, "step", {**settings, "step_index": index})
                     check_step_shape(step, settings)
+                    assert step["written_display"] == s.language.decode([w["id"] for w in step["written"]])
                     for g in step["guesses"]:
                         if not g["checked"]:
                             assert g["r"] is None and g["threshold"] is None and g["best"] is None
@@ -198,6 +157,13 @@ def test_step_shape_under_every_mode(sessions, lang):
                             assert g["threshold"] is None and g["best"] is None
                     if draft == "same" and not greedy and rule == "exact":
                         assert step["bonus"] is not None  # q = p: every guess kept
+
+
+def test_chinese_is_displayed_without_spaces(sessions):
+    step = ok(sessions["zh"], "step", {"seed": 3, "gamma": 6})
+    assert step["written_display"] == "".join(step["written_text"])
+    english = ok(sessions["en"], "step", {"seed": 3, "gamma": 6, "draft": "same"})
+    assert " " in english["written_display"]
 
 
 def test_step_is_determined_by_its_arguments(sessions, sim_languages):
@@ -234,20 +200,33 @@ def test_first_live_step_widget_arguments_still_work(sessions):
     assert step == sessions["en"].step({"prefix": "said the", "draft": "bigram", "gamma": 4, "seed": 2})
 
 
+STEPS = 8000
+
+
+def first_tokens_of_steps(session, rule: str, slot: dict) -> list[int]:
+    counts = [0] * (len(slot) + 1)
+    for index in range(STEPS):
+        step = ok(session, "step", {"seed": 11, "step_index": index, "gamma": 2, "exactness_top": 0, "rule": rule})
+        counts[slot.get(step["written"][0]["id"], len(slot))] += 1
+    return counts
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_steps_first_token_follows_p_across_step_indices(sessions, lang):
     """Steps with consecutive step_index are independent draws: the first written token of
-    2,000 steps from one context fits p (chi-square over the top tokens and the rest)."""
+    8,000 steps from one context fits p (the top 10 tokens and the rest). Wrong sampler at the
+    same size: the replace-from-p rule, rejected with computed power >= 0.9999998 (en 0.99999988,
+    zh 0.9999999999)."""
     s = sessions[lang]
     table = ok(s, "exactness", {"top": 10})
     slot = {row["id"]: i for i, row in enumerate(table["tokens"])}
-    probabilities = [row["p"] for row in table["tokens"]] + [table["other"]["p"]]
-    counts = [0] * len(probabilities)
-    for index in range(2000):
-        step = ok(s, "step", {"seed": 11, "step_index": index, "gamma": 2, "exactness_top": 0})
-        counts[slot.get(step["written"][0]["id"], len(slot))] += 1
-    statistic, df = stats.chi_square_statistic(counts, probabilities)
-    assert statistic < stats.chi_square_critical(df, FALSE_ALARM), (counts, probabilities)
+    p = [row["p"] for row in table["tokens"]] + [table["other"]["p"]]
+    context = s.language.encode(commands.BENCH_PREFIX[lang])
+    target, draft = s.language.target.sparse(context), s.language.draft("bigram").sparse(context)
+    law = spec_distribution(target, draft, "replace_from_p", False)
+    wrong = [law[token] for token in slot] + [1.0 - math.fsum(law[token] for token in slot)]
+    check_fit_and_power(first_tokens_of_steps(s, "exact", slot), p, wrong,
+                        first_tokens_of_steps(s, "replace_from_p", slot))
 
 
 # --- exactness ----------------------------------------------------------------------------------------
@@ -350,124 +329,53 @@ def tube_totals(session, rule: str, rounds: int, seed: int, draft: str = "bigram
     return first["categories"], target, spec, kept
 
 
-ROUNDS = 20  # 1,000 draws per tube
+ROUNDS = 80  # 4,000 draws per tube
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("draft", ["bigram", "unigram"])
 def test_exact_rule_tubes_converge_to_p(sessions, lang, draft):
+    """Both tubes fit p over 4,000 draws. Wrong sampler at the same size: the replace-from-p
+    rule's speculative tube, rejected with computed power >= 0.9999998 in all four cases (the
+    least: zh bigram, 0.99999984)."""
     s = sessions[lang]
     categories, target, spec, kept = tube_totals(s, "exact", ROUNDS, seed=2023, draft=draft)
+    wrong_categories, _, wrong_spec, _ = tube_totals(s, "replace_from_p", ROUNDS, seed=2023, draft=draft)
     p = [c["p"] for c in categories]
-    for counts in (target, spec):
-        statistic, df = stats.chi_square_statistic(counts, p)
-        assert statistic < stats.chi_square_critical(df, FALSE_ALARM), (counts, p)
+    wrong = [c["spec_p"] for c in wrong_categories]
+    check_fit_and_power(target, p, wrong)
+    check_fit_and_power(spec, p, wrong, wrong_spec)
     # Kept guesses: a share beta of the speculative draws (binomial).
     beta = ok(s, "exactness", {"context": s.language.encode(bench.TUBE_PREFIX[lang]), "draft": draft})["beta"]
-    n = ROUNDS * 50
+    n = ROUNDS * bench.TUBE_DRAWS
     assert abs(kept - n * beta) <= Z_BOUND * math.sqrt(n * beta * (1 - beta)), (kept, n * beta)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("rule", ["typical", "replace_from_p"])
 def test_inexact_rules_follow_spec_p(sessions, lang, rule):
-    categories, _, spec, _ = tube_totals(sessions[lang], rule, ROUNDS, seed=7)
-    statistic, df = stats.chi_square_statistic(spec, [c["spec_p"] for c in categories])
-    assert statistic < stats.chi_square_critical(df, FALSE_ALARM)
+    """The speculative tube of an inexact rule fits that rule's own law (spec_p) over 4,000
+    draws. Wrong sampler at the same size: one that ignores the rule (the exact rule, which
+    follows p), rejected with computed power >= 0.99999995 in all four cases (the least: zh
+    replace-from-p, 0.99999996)."""
+    s = sessions[lang]
+    categories, _, spec, _ = tube_totals(s, rule, ROUNDS, seed=7)
+    _, _, ignoring, _ = tube_totals(s, "exact", ROUNDS, seed=7)
+    check_fit_and_power(spec, [c["spec_p"] for c in categories], [c["p"] for c in categories], ignoring)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_typical_rule_visibly_drifts_where_exact_does_not(sessions, lang):
-    """Ten rounds (500 draws) of the typical rule already reject p; the exact rule does not."""
-    rounds, n = 10, 500
+    """Ten rounds (500 draws), what a reader adds in a minute, already show the relaxed rule's
+    drift: the exact rule's speculative tube fits p, and the typical rule's is rejected, with
+    computed power >= 0.99999999 at this size (en 0.9999999999999, zh 0.999999994)."""
     s = sessions[lang]
-    categories, _, typical, _ = tube_totals(s, "typical", rounds, seed=31)
-    p = [c["p"] for c in categories]
-    spec_p = [c["spec_p"] for c in categories]
-    critical = stats.chi_square_critical(len(p) - 1, FALSE_ALARM)
-    # Design: noncentrality n * sum (spec_p - p)^2 / p puts the expected statistic more than
-    # 8 standard deviations (normal approximation of the noncentral chi-square) past the
-    # critical value, so a seed that fails to reject has odds far below 1e-6.
-    lam = n * math.fsum((b - a) ** 2 / a for a, b in zip(p, spec_p))
-    df = len(p) - 1
-    assert df + lam - critical > 8 * math.sqrt(2 * (df + 2 * lam)), lam
-    statistic, df_used = stats.chi_square_statistic(typical, p)
-    assert statistic > stats.chi_square_critical(df_used, FALSE_ALARM), (typical, p)
-    _, _, exact, _ = tube_totals(s, "exact", rounds, seed=31)
-    statistic, df_used = stats.chi_square_statistic(exact, p)
-    assert statistic < stats.chi_square_critical(df_used, FALSE_ALARM)
+    categories, _, exact, _ = tube_totals(s, "exact", 10, seed=31)
+    typical_categories, _, typical, _ = tube_totals(s, "typical", 10, seed=31)
+    check_fit_and_power(exact, [c["p"] for c in categories], [c["spec_p"] for c in typical_categories], typical)
 
 
-# --- readouts -----------------------------------------------------------------------------------------
+def test_the_bench_rules_are_the_samplers():
+    from sim.speculative import RULES
 
-def test_readouts_match_the_chapters_measurement(sessions, sim_languages):
-    from sitebuild import figures
-
-    assert bench.READOUT_GAMMA == figures.DEFAULT_GAMMA
-    s = sessions["en"]
-    got = ok(s, "readouts")
-    run = stats.measure(sim_languages["en"], "bigram", gamma=4, n_tokens=bench.READOUT_TOKENS,
-                        seed=bench.READOUT_SEED)
-    assert got["alpha"] == run["alpha"] and got["alpha_kind"] == "beta"
-    assert got["tokens_per_pass_counted"] == run["tokens_per_pass"]
-    assert got["tokens_per_pass_formula"] == stats.expected_tokens_per_pass(run["alpha"], 4)
-    assert got["speedup"] == stats.speedup(run["alpha"], 4, 0.1)
-    assert got["passes"] == run["passes"] and got["tokens"] == run["tokens"]
-    curve = got["curve"]
-    assert [g for g, _ in curve] == list(range(1, 9))
-    assert curve[3][1] == got["speedup"]
-    assert got["best_gamma"] == max(curve, key=lambda gs: (gs[1], -gs[0]))[0]
-    assert got["best_speedup"] == curve[got["best_gamma"] - 1][1]
-    assert got["c"] == 0.1
-
-
-def test_readouts_alpha_does_not_move_with_gamma_and_batch_is_free(sessions):
-    s = sessions["zh"]
-    at4 = ok(s, "readouts", {"gamma": 4})
-    at2 = ok(s, "readouts", {"gamma": 2, "batch": 64})
-    assert at2["alpha"] == at4["alpha"] and at2["curve"] == at4["curve"]
-    assert at2["tokens_per_pass_counted"] != at4["tokens_per_pass_counted"]
-    assert 1 <= at2["tokens_per_pass_counted"] <= 3
-    assert at2["roofline"]["batch"] == 64 and at2["roofline"]["lanes"] == 64 * 3
-
-
-def test_readouts_same_draft_and_greedy(sessions):
-    s = sessions["zh"]
-    same = ok(s, "readouts", {"draft": "same", "gamma": 4})
-    assert same["alpha"] == pytest.approx(1.0, abs=1e-12)
-    assert same["tokens_per_pass_counted"] == pytest.approx(5.0, abs=0.01)
-    assert same["tokens_per_pass_formula"] == pytest.approx(5.0, abs=1e-9)
-    assert same["best_gamma"] == 8
-    greedy = ok(s, "readouts", {"greedy": True})
-    assert greedy["alpha_kind"] == "acceptance_rate" and greedy["alpha"] == greedy["acceptance_rate"]
-    assert 0 < greedy["alpha"] < 1
-
-
-def test_roofline_readout_agrees_with_the_chapters():
-    from sitebuild import figures
-
-    shared = figures.roofline_figures()
-    plain = bench.roofline_readout(64, 4, 2.0)["plain"]
-    assert plain["weights_only"]["tokens_per_s"] == pytest.approx(shared["batch_tokens_per_s"], rel=1e-12)
-    assert plain["with_cache"]["tokens_per_s"] == pytest.approx(shared["cache_tokens_per_s"], rel=1e-12)
-    assert plain["weights_only"]["arith_busy_fraction"] == pytest.approx(shared["batch_busy_pct"] / 100)
-    one = bench.roofline_readout(1, 8, 1.0)
-    assert one["lanes"] == 9
-    assert one["arith_busy_fraction"] == pytest.approx(shared["lanes_example_pct"] / 100, rel=1e-12)
-    assert one["lanes_to_match"] == pytest.approx(shared["balance_lanes"], rel=1e-12)
-    assert one["plain"]["weights_only"]["tokens_per_s"] == pytest.approx(shared["tokens_per_s"], rel=1e-12)
-
-
-def test_roofline_speculation_pays_while_arithmetic_is_idle_and_not_beyond():
-    tpp = stats.expected_tokens_per_pass(0.6, 4)
-    small = bench.roofline_readout(1, 4, tpp)
-    assert small["tokens_per_s_weights_only"] == pytest.approx(
-        small["plain"]["weights_only"]["tokens_per_s"] * stats.speedup(0.6, 4, 0.1), rel=1e-12)
-    assert small["speculative"]["weights_only"]["bound"] == "memory"
-    big = bench.roofline_readout(256, 4, tpp)
-    assert big["speculative"]["weights_only"]["bound"] == "arithmetic"
-    assert big["arith_busy_fraction"] == 1.0
-    assert big["tokens_per_s_weights_only"] < big["plain"]["weights_only"]["tokens_per_s"]
-    # Long context: the cache read dominates, the lanes share it, speculation still pays at 64.
-    mid = bench.roofline_readout(64, 4, tpp)
-    assert mid["tokens_per_s_with_cache"] > mid["plain"]["with_cache"]["tokens_per_s"]
+    assert set(bench.RULES) == set(RULES)

@@ -4,8 +4,9 @@
 (b) On a tiny model: every path of one gamma = 3 step, enumerated; the written tokens
     follow the target's chained distribution.
 (d) For context-free models: the number of tokens written per pass has its exact law.
-For (b) and (d) the sampler is then checked against the enumerated laws by chi-square tests
-(false-alarm odds 1e-6, fixed seeds), each paired with a case that must fail.
+For (b) and (d) the sampler is then checked against the enumerated laws by goodness-of-fit
+tests (tests/statistical.py: fixed seeds, false-alarm odds 1e-7), each paired with a named wrong
+sampler at the same size, rejected with a computed power of at least 0.999.
 """
 
 from __future__ import annotations
@@ -16,20 +17,14 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
+from statistical import check_fit_and_power
 
 from sim import stats
 from sim.models import NgramModel
 from sim.sparse import Unigram
-from sim.speculative import keep_probability, residual_distribution, speculative_step
+from sim.speculative import keep_probability, residual_distribution, speculative_step, typical_threshold
 
 DRAFTS = ("bigram", "unigram", "same")
-FALSE_ALARM = 1e-6
-
-
-def goodness_of_fit(observed: list[int], probabilities: list[float]) -> tuple[float, float]:
-    """(Pearson statistic, critical value at odds FALSE_ALARM), rare categories pooled."""
-    statistic, df = stats.chi_square_statistic(observed, probabilities)
-    return statistic, stats.chi_square_critical(df, FALSE_ALARM)
 
 
 def first_token_law(p: list, q: list) -> list:
@@ -105,8 +100,10 @@ class ExactDistributions:
         return self.cache[context]
 
 
-def step_law(target, draft, context: tuple, gamma: int) -> dict[tuple, Fraction]:
-    """Probability of each written sequence after one speculative step, path by path."""
+def step_law(target, draft, context: tuple, gamma: int, from_p: bool = False) -> dict[tuple, Fraction]:
+    """Probability of each written sequence after one speculative step, path by path.
+
+    from_p: the law of the broken rule that draws a replacement from p, not from the residual."""
     p_at, q_at = ExactDistributions(target), ExactDistributions(draft)
     vocab = range(target.vocab_size)
     law: dict[tuple, Fraction] = defaultdict(Fraction)
@@ -121,7 +118,7 @@ def step_law(target, draft, context: tuple, gamma: int) -> dict[tuple, Fraction]
             p, q = p_at(here), q_at(here)
             keep = keep_probability(p[x], q[x])
             if keep < 1:
-                residual = residual_distribution(p, q)
+                residual = p if from_p else residual_distribution(p, q)
                 for y in vocab:
                     if residual[y]:
                         law[guesses[:i] + (y,)] += weight * (1 - keep) * residual[y]
@@ -224,40 +221,49 @@ def test_tokens_per_pass_law_for_context_free_models(gamma):
 # --- (b) on the tiny model: the sampler writes what the enumeration says ----------------------------
 
 def test_tiny_step_samples_follow_the_enumerated_law(tiny):
+    """30,000 gamma = 3 steps on the tiny model write what the enumeration says, sequence by
+    sequence. Wrong sampler at the same size: the replace-from-p rule (its law enumerated the
+    same way), rejected with computed power > 0.999999."""
     target, draft, gamma = tiny.target, tiny.draft("bigram"), 3
     context = tiny.encode("b a")
     law = step_law(target, draft, tuple(context), gamma)
-    outcomes = sorted(law)
-    rng = random.Random(15)
-    seen = Counter(tuple(speculative_step(target, draft, context, gamma, rng).written)
-                   for _ in range(30_000))
-    assert set(seen) <= set(law)
-    observed = [seen[o] for o in outcomes]
-    statistic, critical = goodness_of_fit(observed, [float(law[o]) for o in outcomes])
-    assert statistic < critical
-    # The broken rule's samples fail against the same law.
-    rng = random.Random(15)
-    broken = Counter(tuple(speculative_step(target, draft, context, gamma, rng,
-                                            rule="replace_from_p").written)
-                     for _ in range(30_000))
-    observed = [broken[o] for o in outcomes]
-    assert goodness_of_fit(observed, [float(law[o]) for o in outcomes])[0] > critical
+    wrong_law = step_law(target, draft, tuple(context), gamma, from_p=True)
+    outcomes = sorted(set(law) | set(wrong_law))
+
+    def counts(rule):
+        rng = random.Random(15)
+        seen = Counter(tuple(speculative_step(target, draft, context, gamma, rng, rule=rule).written)
+                       for _ in range(30_000))
+        assert set(seen) <= set(outcomes)
+        return [seen[o] for o in outcomes]
+
+    strength = check_fit_and_power(counts("exact"), [float(law.get(o, 0)) for o in outcomes],
+                                   [float(wrong_law.get(o, 0)) for o in outcomes], counts("replace_from_p"))
+    assert strength > 0.999999
 
 
 # --- (d) tokens per pass, by sampling -------------------------------------------------------------
 
 def test_tokens_per_pass_samples_follow_the_law():
+    """The tokens written by 30,000 gamma = 4 steps of context-free models follow the law
+    beta^(k-1) (1 - beta). Wrong sampler at the same size: Medusa's typical acceptance, which
+    keeps a guess x when p(x) passes its threshold (here every token does, so every guess is
+    kept), rejected with computed power > 0.999999."""
     target = NgramModel("t", 1, Unigram([5, 3, 1, 1, 2]), [])
     draft = NgramModel("d", 1, Unigram([1, 2, 3, 4, 1]), [])
     gamma = 4
-    beta = stats.beta(target.distribution([], exact=True), draft.distribution([], exact=True))
-    law = tokens_per_pass_law(beta, gamma)
-    rng = random.Random(16)
-    lengths = Counter(speculative_step(target, draft, [], gamma, rng).n_written for _ in range(30_000))
-    observed = [lengths[k] for k in sorted(law)]
-    expected = [float(law[k]) for k in sorted(law)]
-    statistic, critical = goodness_of_fit(observed, expected)
-    assert statistic < critical
-    # A law with a slightly different beta is rejected by the same samples.
-    wrong = tokens_per_pass_law(beta + Fraction(3, 100), gamma)
-    assert goodness_of_fit(observed, [float(wrong[k]) for k in sorted(law)])[0] > critical
+    p = target.distribution([], exact=True)
+    q = draft.distribution([], exact=True)
+    law = tokens_per_pass_law(stats.beta(p, q), gamma)
+    threshold = typical_threshold(target.sparse([]))
+    typical_beta = sum(qx for px, qx in zip(p, q) if px > threshold)
+    wrong_law = tokens_per_pass_law(typical_beta, gamma)
+
+    def lengths(rule):
+        rng = random.Random(16)
+        seen = Counter(speculative_step(target, draft, [], gamma, rng, rule=rule).n_written for _ in range(30_000))
+        return [seen[k] for k in sorted(law)]
+
+    strength = check_fit_and_power(lengths("exact"), [float(law[k]) for k in sorted(law)],
+                                   [float(wrong_law[k]) for k in sorted(law)], lengths("typical"))
+    assert strength > 0.999999

@@ -118,17 +118,27 @@ def test_residuals_of_drafts_that_are_not_nested(language_and_contexts):
 
 
 def test_sampling_from_a_residual_with_a_tail(en):
+    """100,000 draws from a residual with a unigram tail fit it. Wrong sampler at the same size:
+    one that ignores the tail (draws from the union of supports only), rejected with computed
+    power > 0.999999."""
+    from bisect import bisect_right
+
+    from statistical import check_fit_and_power, histogram
+
     skip = skip_model(en)
     context = en.encode("said the")
     residual = Residual(skip.sparse(context), en.target.sparse(context))
     assert residual.tail_mass > 0.5 * residual.total  # most of it outside the union
     dense = residual_distribution(skip.distribution(context), en.target.distribution(context))
-    rng = random.Random(8)
-    counts = [0] * len(dense)
-    for _ in range(100_000):
-        counts[residual.sample(rng)] += 1
-    statistic, df = stats.chi_square_statistic(counts, dense)
-    assert statistic < stats.chi_square_critical(df, 1e-6)
+    head_only = [0.0] * len(dense)
+    for w, weight in zip(residual.head_ids, residual.head_weights):
+        head_only[w] = weight / residual.head_mass
+    rng, wrong_rng = random.Random(8), random.Random(8)
+    tokens = [residual.sample(rng) for _ in range(100_000)]
+    wrong = [residual.head_ids[min(bisect_right(residual.head_cumulative, wrong_rng.random() * residual.head_mass),
+                                   len(residual.head_ids) - 1)] for _ in range(100_000)]
+    strength = check_fit_and_power(histogram(tokens, len(dense)), dense, head_only, histogram(wrong, len(dense)))
+    assert strength > 0.999999
 
 
 def test_entropy_and_argmax_agree_with_dense(language_and_contexts):

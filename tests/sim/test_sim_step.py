@@ -10,7 +10,7 @@ import pytest
 
 from sim import load_language
 from sim.speculative import (
-    MAX_GAMMA, first_token, first_tokens, residual_distribution, sample_target, speculative_step,
+    first_token, first_tokens, residual_distribution, sample_target, speculative_step,
     typical_threshold,
 )
 
@@ -171,14 +171,14 @@ def test_first_token_is_a_gamma_one_step(zh):
         assert (token, kept) == (trace.written[0], trace.n_kept == 1)
 
 
-@pytest.mark.parametrize("gamma", [0, -1, MAX_GAMMA + 1, 2.0, True, "4", None])
+@pytest.mark.parametrize("gamma", [0, -1, 2.0, True, "4", None])
 def test_bad_gamma(en, gamma):
     with pytest.raises(ValueError, match="gamma"):
         speculative_step(en.target, en.draft("bigram"), [1, 2], gamma, random.Random(1))
 
 
 def test_gamma_limits_are_accepted(en):
-    for gamma in (1, MAX_GAMMA):
+    for gamma in (1, 8, 24):  # the sampler has no ceiling; the bench's is sim.bench.MAX_GAMMA
         trace = speculative_step(en.target, en.draft("bigram"), [1, 2], gamma, random.Random(1))
         assert len(trace.guesses) == gamma
 

@@ -1,10 +1,11 @@
 """Content loading and the parity check between languages, on tiny sites the tests write."""
 
+import re
 from pathlib import Path
 
 import pytest
 
-from sitebuild.content import load_all, load_section
+from sitebuild.content import check_all_parity, load_all, load_section
 from sitebuild.errors import BuildError
 from sitebuild.markdown import to_html
 from sitebuild.references import Sources
@@ -24,52 +25,73 @@ def write_site(root: Path, en_body: str, zh_body: str, zh_strings: str = 'a = "�
 def test_matching_languages_load(tmp_path):
     site = write_site(tmp_path, "Fast: {{ fig.ms }} [x](#onebyone)", "快：{{ fig.ms }} [甲](#onebyone)")
     content = load_all(site)
+    check_all_parity(content)
     assert [s.anchor for s in content["zh"].chapters] == ["onebyone"]
 
 
 @pytest.mark.parametrize(
-    "en,zh,what",
+    "en,zh,message",
     [
-        ("{{ fig.ms }}", "{{ fig.tokens }}", "figures"),
-        ('{{ cite("a") }}', '{{ cite("b") }}', "citations"),
-        ("[x](#alpha)", "[x](#beta)", "links"),
-        ("{{ paper.t5 }}", "", "quoted figures"),
+        ("{{ fig.ms }}", "{{ fig.tokens }}", "en/01-onebyone.md:7: uses fig.ms, which zh/01-onebyone.md does not"),
+        ('{{ cite("a") }}', '{{ cite("b") }}', 'en/01-onebyone.md:7: uses cite("a"), which zh/01-onebyone.md does not'),
+        ("[x](#alpha)", "[x](#beta)", "en/01-onebyone.md:7: uses a link to #alpha, which zh/01-onebyone.md does not"),
+        ("", "{{ paper.t5 }}", "zh/01-onebyone.md:7: uses paper.t5, which en/01-onebyone.md does not"),
     ],
 )
-def test_languages_that_differ_fail_naming_what_and_where(tmp_path, en, zh, what):
+def test_languages_that_differ_fail_naming_the_one_difference_and_its_line(tmp_path, en, zh, message):
     site = write_site(tmp_path, en, zh)
-    with pytest.raises(BuildError, match=rf"differ in {what} \(01-onebyone\.md\)"):
-        load_all(site)
+    with pytest.raises(BuildError, match=re.escape(message)):
+        check_all_parity(load_all(site))
 
 
-def test_interface_strings_must_match(tmp_path):
+def test_interface_strings_must_match_and_the_missing_key_is_named(tmp_path):
     site = write_site(tmp_path, "x", "x", zh_strings='b = "乙"\n')
-    with pytest.raises(BuildError, match=r"interface strings.*\['a'\].*\['b'\]"):
-        load_all(site)
+    with pytest.raises(BuildError, match=r"zh/strings\.toml: no key a \(en/strings\.toml:1 has it\)"):
+        check_all_parity(load_all(site))
 
 
-def test_missing_chapter_in_one_language_fails(tmp_path):
+def test_missing_chapter_in_one_language_names_the_file(tmp_path):
     site = write_site(tmp_path, "x", "x")
     (site / "en" / "02-batch.md").write_text(CHAPTER.format(title="T", caption="C", body="x"))
-    with pytest.raises(BuildError, match=r"content files.*02-batch\.md"):
-        load_all(site)
+    with pytest.raises(BuildError, match=r"zh/02-batch\.md: missing, but en has 02-batch\.md"):
+        check_all_parity(load_all(site))
 
 
-def test_bad_front_matter_names_the_file(tmp_path):
+def test_bad_front_matter_names_the_file_and_its_own_line(tmp_path):
     path = tmp_path / "01-onebyone.md"
     path.write_text("+++\ntitle = \n+++\n")
-    with pytest.raises(BuildError, match="01-onebyone.md: front matter is not valid TOML"):
+    with pytest.raises(BuildError, match=r"01-onebyone\.md:2: the front matter is not valid TOML \(invalid value\)"):
         load_section(path)
     path.write_text('+++\ntitle = "x"\n+++\n')
     with pytest.raises(BuildError, match="lacks caption, part"):
         load_section(path)
 
 
-def test_unknown_figure_fails_the_build_naming_the_file(tmp_path):
+@pytest.mark.parametrize(
+    "front,line,problem",
+    [
+        ('title = "T"\ncaption = "C\npart = "drum"', 3, "illegal character"),
+        ('title = "T"\ncaption = "C"\npart = """drum', 4, "unterminated string"),
+        ('title = "T"\nfaq = [\n  {q = "a"},\n', 3, "invalid value"),
+        ('title = "T"\ntitle = "U"\ncaption = "C"\npart = "drum"', 3, "cannot overwrite a value"),
+    ],
+)
+def test_toml_errors_at_the_end_of_the_front_matter_still_name_a_line(tmp_path, front, line, problem):
     path = tmp_path / "01-onebyone.md"
-    path.write_text(CHAPTER.format(title="T", caption="C", body="{{ fig.nope }}"))
-    with pytest.raises(BuildError, match=r"01-onebyone\.md \(body\).*nope"):
-        render_section(load_section(path), {"fig": {}})
+    path.write_text(f"+++\n{front}\n+++\nbody\n")
+    with pytest.raises(BuildError, match=rf"01-onebyone\.md:{line}: the front matter is not valid TOML \({problem}"):
+        load_section(path)
+
+
+def test_unknown_figure_names_the_file_line_and_nearest_names(tmp_path):
+    from sitebuild.errors import Namespace
+
+    path = tmp_path / "01-onebyone.md"
+    path.write_text(CHAPTER.format(title="T", caption="C", body="Fast\n\n{{ fig.ms_per_tokn }}"))
+    figures = Namespace({"ms_per_token": "4 ms", "batch": "64"}, "fig", "figure", "figures.py", "fix it")
+    with pytest.raises(BuildError, match=r"01-onebyone\.md:9: unknown figure fig\.ms_per_tokn "
+                                         r"\(nearest known: ms_per_token\); fix it$"):
+        render_section(load_section(path), {"fig": figures})
 
 
 def test_math_becomes_mathml_and_dollars_in_prose_stay_text():

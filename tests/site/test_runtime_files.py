@@ -45,7 +45,8 @@ def test_the_sim_wheel_is_built_by_setuptools_and_byte_stable(tmp_path):
         names = archive.namelist()
         assert "Generator: setuptools" in archive.read("specdec_sim-0.1.0.dist-info/WHEEL").decode()
     assert sorted(n for n in names if n.startswith("sim/")) == sorted(
-        f"sim/{p.name}" for p in SIM.glob("*.py"))
+        p.relative_to(SIM.parent).as_posix() for p in SIM.rglob("*.py") if "__pycache__" not in p.parts)
+    assert "sim/bench/__init__.py" in names  # subpackages too
 
 
 def test_the_lock_records_the_wheel_and_its_sha256(built_site):

@@ -1,61 +1,164 @@
-// The page's handle on the sim worker: start it, follow its progress, and call it with promises.
+// The page's handle on the sim worker: start it, follow its progress, call it with promises, and
+// notice at once when it fails or dies. A failure rejects every pending call and is reported
+// to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
+//
+// Failure codes (the page words them in its language): no_wasm, worker (the worker script did
+// not load), wasm (the runtime's .wasm did not load or compile), download (our files), start
+// (anything else while starting), stalled (no progress for STALL_MS), died (an error after the
+// start), message (a message that could not be read).
+//
+// The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
+// the bench subscribes later with listen() and hears the latest status at once.
+
+const STALL_MS = 60_000;
+const SLOW_MS = 20_000;
+
+export class SimFailure extends Error {
+  constructor(code, detail) {
+    super(detail || code);
+    this.code = code;
+    this.detail = detail || "";
+  }
+}
 
 export class SimClient {
   // `start` holds what the worker's start message carries: the runtime's URLs (names ending in
   // URL, made absolute here), the snapshot's token, the page's language and the files' sizes.
-  constructor({ workerURL, onProgress, ...start }) {
+  // onProgress(stage, message) hears each progress message; onStatus(status) each status (see
+  // listen). autostart: false leaves start() to the caller.
+  constructor({ workerURL, onProgress, onStatus, autostart = true, ...start }) {
+    this.workerURL = workerURL;
+    this.startMessage = { type: "start" };
+    for (const [key, value] of Object.entries(start)) {
+      this.startMessage[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
+    }
+    this.onProgress = onProgress || (() => {});
+    this.listeners = onStatus ? [onStatus] : [];
+    this.lastStatus = null;
     this.pending = new Map();
     this.nextId = 1;
-    this.listeners = onProgress ? [onProgress] : [];
+    this.worker = null;
+    this.ready = new Promise(() => {});
+    if (autostart) this.start();
+  }
+
+  // Another status listener; it hears the latest status at once. Statuses:
+  // {state: "loading", stage, loaded?, total?} (bytes of the runtime's files so far and in all),
+  // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
+  listen(onStatus) {
+    this.listeners.push(onStatus);
+    if (this.lastStatus) onStatus(this.lastStatus);
+  }
+
+  status(status) {
+    this.lastStatus = status;
+    for (const listener of this.listeners) listener(status);
+  }
+
+  // Start a worker; `ready` resolves with the runtime, or rejects with a SimFailure.
+  start() {
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
     });
-    if (typeof WebAssembly !== "object") {
-      this.rejectReady(new Error("this browser has no WebAssembly"));
-      return;
-    }
+    this.ready.catch(() => {}); // reported through the status; callers that await it see it too
+    this.started = false;
+    this.failed = null;
+    this.via = null;
+    if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
     try {
-      this.worker = new Worker(workerURL, { type: "module" });
+      this.worker = new Worker(this.workerURL, { type: "module" });
     } catch (error) {
-      this.rejectReady(error);
-      return;
+      return this.fail("worker", String(error && error.message ? error.message : error));
     }
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => this.rejectReady(new Error(event.message || "the worker failed to start"));
-    const message = { type: "start" };
-    for (const [key, value] of Object.entries(start)) {
-      message[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
-    }
-    this.worker.postMessage(message);
+    const worker = this.worker;
+    worker.onmessage = (event) => worker === this.worker && this.receive(event.data);
+    worker.onerror = (event) => {
+      if (worker !== this.worker) return;
+      event.preventDefault();
+      const where = event.filename ? ` (${event.filename}:${event.lineno})` : "";
+      this.fail(this.started ? "died" : "worker", (event.message || "the worker reported an error") + where);
+    };
+    worker.onmessageerror = () => worker === this.worker && this.fail("message", "a message from the worker could not be deserialised");
+    worker.postMessage(this.startMessage);
+    this.status({ state: "loading", stage: "download" });
+    this.watch();
+    return this.ready;
+  }
+
+  // Throw the worker away (whatever it was doing) and start a new one.
+  restart() {
+    this.stop();
+    return this.start();
+  }
+
+  stop() {
+    clearInterval(this.watchdog);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.rejectPending(new SimFailure("died", "the worker was stopped"));
+  }
+
+  // A start that stops reporting progress (a download cut off inside Pyodide) is named as such.
+  watch() {
+    let last = performance.now();
+    this.touch = () => (last = performance.now());
+    clearInterval(this.watchdog);
+    this.watchdog = setInterval(() => {
+      if (this.started || this.failed) return clearInterval(this.watchdog);
+      const quiet = performance.now() - last;
+      if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s`, Math.round(STALL_MS / 1000));
+      else if (quiet > SLOW_MS) this.status({ state: "slow" });
+    }, 1000);
+  }
+
+  fail(code, detail, seconds) {
+    if (this.failed) return this.ready;
+    const failure = new SimFailure(code, detail);
+    failure.seconds = seconds;
+    this.failed = failure;
+    clearInterval(this.watchdog);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.rejectPending(failure);
+    this.rejectReady(failure);
+    this.status({ state: "failed", code, detail: failure.detail, seconds });
+    return this.ready;
+  }
+
+  rejectPending(error) {
+    for (const call of this.pending.values()) call.reject(error);
+    this.pending.clear();
   }
 
   receive(message) {
     if (message.type === "progress") {
-      this.lastProgress = message;
-      return this.listeners.forEach((listener) => listener(message.stage, message));
+      this.touch();
+      this.onProgress(message.stage, message);
+      return this.status({ state: "loading", stage: message.stage, loaded: message.loaded, total: message.total });
     }
     if (message.type === "ready") {
+      this.started = true;
       this.via = message.via; // "snapshot" or "wheel": how the worker started Python
-      return this.resolveReady(message.runtime);
+      clearInterval(this.watchdog);
+      this.resolveReady(message.runtime);
+      return this.status({ state: "ready", runtime: message.runtime, via: message.via });
     }
-    if (message.type === "failed") return this.rejectReady(new Error(message.error));
+    if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);
     if (!call) return;
     this.pending.delete(message.id);
     if (message.ok) call.resolve(message.result);
-    else call.reject(new Error(message.error));
-  }
-
-  // Another progress listener. A client starts before the page's interface (sim-start.js): the
-  // interface subscribes later and hears the latest progress at once.
-  listen(onProgress) {
-    this.listeners.push(onProgress);
-    if (this.lastProgress) onProgress(this.lastProgress.stage, this.lastProgress);
+    else {
+      const error = new Error(message.error);
+      error.param = message.param;
+      call.reject(error);
+    }
   }
 
   async call(command, args) {
     await this.ready;
+    if (this.failed || !this.worker) throw this.failed || new SimFailure("died", "no worker");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -1,7 +1,8 @@
 // Starts the sim worker as soon as the page's <body> opens (an async module script is its first
 // child), before the bench's scripts have loaded, so that the worker's downloads, the snapshot
 // first, begin as early as the page allows. The bench takes the same client over:
-// bench/worker.js imports simClient from this module, and modules are loaded once per page.
+// bench/bench.js imports simClient from this module (by the same address, with no version
+// query: a module is loaded once per address), and hears its status through listen().
 import { SimClient } from "./sim-client.js";
 
 let client = null;
@@ -24,7 +25,7 @@ export function startSim(data, overrides = {}) {
   });
 }
 
-// Each stage's first report is marked, for bench/browser_perf.py's breakdown of the start.
+// Each stage's first report is marked, for benchmarks/browser_perf.py's breakdown of the start.
 function markStage(stage) {
   const name = `specdec:stage-${stage}`;
   if (performance.mark && !performance.getEntriesByName(name).length) performance.mark(name);

@@ -2,7 +2,7 @@
 // Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}.
 // Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
 // total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
-// {type: "failed", error}. It starts only when told where the runtime, package and model are.
+// {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
 //
 // Two ways to start (sitebuild/runtime makes the files; README "The runtime in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
@@ -10,7 +10,9 @@
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
 //    this page: start Pyodide and install sim's wheel with loadPackage (its sha256 checked
 //    against our pyodide-lock.json), then open the session on the model.
-// Both start on the same trimmed, precompiled standard library (stdLibURL).
+// Both start on the same trimmed, precompiled standard library (stdLibURL). A runtime that
+// cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
+// the fallback needs the same .wasm.
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -21,6 +23,13 @@ const PROGRESS_EVERY_MS = 80;
 let session = null;
 let meter = null;
 let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
+
+class StartFailure extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
 
 // Every progress message carries the stage and the bytes so far: stages only move forward.
 function progress(next, extra) {
@@ -139,11 +148,49 @@ async function readAll(stream) {
 }
 
 async function fetchText(url, meter, name) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new StartFailure("download", `${url}: ${error.message}`);
+  }
+  if (!response.ok) throw new StartFailure("download", `${url}: HTTP ${response.status}`);
   const text = await response.text();
   meter.done(name);
   return text;
+}
+
+// Pyodide reports a failed WebAssembly instantiation (a blocked or broken pyodide.asm.wasm) only
+// with console.warn("wasm instantiation failed!") and the error, and then waits forever: turn
+// that warning into a failure the page can report at once.
+function wasmFailure() {
+  let restore;
+  const failed = new Promise((_, reject) => {
+    const warn = console.warn;
+    let detail = null;
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      const line = args.map((a) => (a && a.message) || String(a)).join(" ");
+      if (detail !== null) {
+        detail += " " + line;
+      } else if (line.includes("wasm instantiation failed")) {
+        detail = line;
+        setTimeout(() => reject(new StartFailure("wasm", detail)), 0); // the error follows in the next warning
+      }
+    };
+    restore = () => (console.warn = warn);
+  });
+  return { failed, restore };
+}
+
+// loadPyodide(options), failing at once if the wasm cannot be instantiated.
+async function loadWatched(loadPyodide, options) {
+  const watch = wasmFailure();
+  try {
+    return await Promise.race([loadPyodide(options), watch.failed]);
+  } finally {
+    watch.restore();
+  }
 }
 
 function baseOptions(start) {
@@ -155,7 +202,7 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
   // set the wasm's download and compilation going (on other threads), not before.
   const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
   snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
-  const pyodide = await loadPyodide({
+  const pyodide = await loadWatched(loadPyodide, {
     ...baseOptions(start),
     _loadSnapshot: snapshot,
     // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
@@ -180,11 +227,13 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
 async function startFromWheel(start, loadPyodide, meter) {
   const model = fetchText(start.modelURL, meter, "model");
   model.catch(() => {});
-  const pyodide = await loadPyodide(baseOptions(start));
+  const pyodide = await loadWatched(loadPyodide, baseOptions(start));
   progress("package");
   const errors = [];
   await pyodide.loadPackage(PACKAGE, { checkIntegrity: true, messageCallback: () => {}, errorCallback: (e) => errors.push(e) });
-  if (!pyodide.loadedPackages[PACKAGE]) throw new Error(`could not install ${PACKAGE}: ${errors.join("; ") || "unknown error"}`);
+  if (!pyodide.loadedPackages[PACKAGE]) {
+    throw new StartFailure("download", `could not install ${PACKAGE}: ${errors.join("; ") || "unknown error"}`);
+  }
   progress("model");
   const sessionModule = pyodide.pyimport("sim.session");
   const opened = sessionModule.open_session(await model);
@@ -211,6 +260,8 @@ async function start(message) {
   const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
     meter.done(name);
     return module;
+  }, (error) => {
+    throw new StartFailure("download", `${name}: ${error && error.message || error}`);
   });
   const { loadPyodide } = await script("pyodide.mjs");
   // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
@@ -223,6 +274,7 @@ async function start(message) {
     try {
       session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter);
     } catch (error) {
+      if (error instanceof StartFailure && error.code === "wasm") throw error;
       const reason = String(error && error.message || error);
       console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
       progress("fallback", { reason });
@@ -244,7 +296,7 @@ self.onmessage = async (event) => {
     try {
       await start(message);
     } catch (error) {
-      self.postMessage({ type: "failed", error: String(error && error.message ? error.message : error) });
+      self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
     }
     return;
   }

@@ -21,7 +21,7 @@ export function tween(ms, fn) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const frame = (now) => {
-      const t = Math.min(1, (now - t0) / duration);
+      const t = Math.max(0, Math.min(1, (now - t0) / duration)); // a frame may be stamped before t0
       fn(t);
       if (t < 1) requestAnimationFrame(frame);
       else resolve();

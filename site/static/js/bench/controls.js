@@ -1,22 +1,61 @@
-// The bench's controls: native form elements (keyboard-ready), read into settings and set back.
+// The bench's controls: native form elements (keyboard-ready). Each one dispatches an action;
+// each one is drawn back from the state after every action, or from the value still waiting in
+// the queue, so a control never shows a value the bench does not hold or is not about to.
+import { text } from "./text.js";
 
-export class Controls {
-  constructor(root, strings) {
-    this.form = root.querySelector("form.b-controls");
+export class ControlsView {
+  constructor(root, spec, store) {
     this.root = root;
-    this.strings = strings;
-    this.play = root.querySelector("button.b-play");
-    this.step = root.querySelector("button.b-step");
-    this.fresh = root.querySelector("button.b-new");
-    this.round = root.querySelector("button.b-round");
-    this.clear = root.querySelector("button.b-clear");
+    this.store = store;
+    this.form = root.querySelector("form.b-controls");
+    this.parameters = Object.fromEntries(spec.parameters.map((p) => [p.name, p]));
+    this.inputs = [...this.form.querySelectorAll("[data-setting]")];
+    this.values = [...root.querySelectorAll("[data-value-of]")];
+    this.warnings = [...root.querySelectorAll(".b-rule-warning")];
+    this.buttons = {
+      play: root.querySelector("button.b-play"),
+      step: root.querySelector("button.b-step"),
+      fresh: root.querySelector("button.b-new"),
+      round: root.querySelector("button.b-round"),
+      clear: root.querySelector("button.b-clear"),
+    };
+    this.speed = this.form.elements.namedItem("speed");
     this.link = root.querySelector("a.b-link");
-    this.warning = root.querySelector(".b-rule-warning");
+    this.seed = root.querySelector(".b-seed-value");
     this.form.addEventListener("submit", (e) => e.preventDefault());
   }
 
-  field(name) {
-    return this.form.elements.namedItem(name);
+  // The JSON value a control holds, in the parameter's kind.
+  read(input) {
+    const p = this.parameters[input.dataset.setting];
+    if (p.kind === "bool") return input.checked;
+    if (p.kind === "int") return Number(input.value);
+    return input.value;
+  }
+
+  wire() {
+    const dispatch = (action) => this.store.dispatch(action).catch(() => {}); // failures are announced
+    for (const input of this.inputs) {
+      const name = input.dataset.setting;
+      const kind = input.type === "range" ? "input" : "change";
+      input.addEventListener(kind, () => {
+        if (input.type === "radio" && !input.checked) return;
+        this.echo(name, this.read(input));
+        dispatch({ type: "set", name, value: this.read(input) });
+      });
+    }
+    this.speed.addEventListener("change", () => dispatch({ type: "speed", value: Number(this.speed.value) }));
+    const b = this.buttons;
+    b.play.addEventListener("click", () => dispatch({ type: this.store.getState().ui.playing ? "pause" : "play" }));
+    b.step.addEventListener("click", () => dispatch({ type: "step" }));
+    b.fresh.addEventListener("click", () => dispatch({ type: "new_sentence" }));
+    b.round.addEventListener("click", () => dispatch({ type: "round" }));
+    b.clear.addEventListener("click", () => dispatch({ type: "clear_tubes" }));
+  }
+
+  // A slider's number beside its label.
+  echo(name, value) {
+    for (const v of this.values) if (v.dataset.valueOf === name) v.textContent = String(value);
   }
 
   enable(on) {
@@ -25,55 +64,25 @@ export class Controls {
     }
   }
 
-  read(seed) {
-    const f = (n) => this.field(n);
-    return {
-      draft: f("draft").value,
-      gamma: Number(f("gamma").value),
-      greedy: f("greedy").checked,
-      batch: Number(f("batch").value),
-      seed,
-      rule: this.form.querySelector("input[name=rule]:checked").value,
-    };
-  }
-
-  set(settings) {
-    const f = (n) => this.field(n);
-    f("draft").value = settings.draft;
-    f("gamma").value = String(settings.gamma);
-    f("batch").value = String(settings.batch);
-    f("greedy").checked = settings.greedy;
-    for (const r of this.form.querySelectorAll("input[name=rule]")) r.checked = r.value === settings.rule;
-    this.echo();
-    this.warning.hidden = settings.rule === "exact";
-    this.root.querySelector(".b-seed-value").textContent = String(settings.seed);
-  }
-
-  echo() {
-    this.field("gamma_out").value = this.field("gamma").value;
-    this.field("batch_out").value = this.field("batch").value;
+  draw(state) {
+    const settings = state.bench.settings;
+    for (const input of this.inputs) {
+      const name = input.dataset.setting;
+      const pending = this.store.pendingValue(name);
+      const value = pending === undefined ? settings[name] : pending;
+      if (input.type === "checkbox") input.checked = value;
+      else if (input.type === "radio") input.checked = input.value === value;
+      else input.value = String(value);
+      this.echo(name, value);
+    }
+    for (const w of this.warnings) w.hidden = w.dataset.rule !== settings.rule;
+    this.link.href = state.view.link;
+    this.seed.textContent = String(settings.seed);
+    this.setPlaying(state.ui.playing);
   }
 
   setPlaying(on) {
-    this.play.setAttribute("aria-pressed", on ? "true" : "false");
-    this.play.textContent = on ? this.strings.b_pause : this.strings.b_play;
-  }
-
-  // onChange(name) fires for settings; sliders call it on every move (the bench debounces).
-  wire({ onChange, onPlay, onStep, onNew, onRound, onClear, onSpeed }) {
-    for (const name of ["draft", "greedy"]) this.field(name).addEventListener("change", () => onChange(name));
-    for (const r of this.form.querySelectorAll("input[name=rule]")) r.addEventListener("change", () => onChange("rule"));
-    for (const name of ["gamma", "batch"]) {
-      this.field(name).addEventListener("input", () => {
-        this.echo();
-        onChange(name);
-      });
-    }
-    this.field("speed").addEventListener("change", () => onSpeed(Number(this.field("speed").value)));
-    this.play.addEventListener("click", onPlay);
-    this.step.addEventListener("click", onStep);
-    this.fresh.addEventListener("click", onNew);
-    this.round.addEventListener("click", onRound);
-    this.clear.addEventListener("click", onClear);
+    this.buttons.play.setAttribute("aria-pressed", on ? "true" : "false");
+    this.buttons.play.textContent = on ? text("b_pause") : text("b_play");
   }
 }

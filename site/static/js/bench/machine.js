@@ -1,26 +1,95 @@
-// The machine's SVG: drums, read head, mill, cache cabinet and this pass's strip of tape.
-// The template drew every element; this module only turns, lights and relabels them.
-import { tween, ease } from "./anim.js";
+// The machine's SVG: drums, read head, mill and gauge, cache cabinet, tubes, mini bridge and
+// this pass's strip of tape. The template drew every element; this view finds them inside its
+// root and places the coordinates of the sim's answer (view.drawing.machine), or animates a pass.
+import { ease, pause, tween } from "./anim.js";
+import { format, text } from "./text.js";
 
-const MARKS = { kept: "●", rejected: "✕", void: "·", target: "◆", pencil: "", empty: "" };
-
-export class Machine {
-  constructor(root, strings, fmt) {
+export class MachineView {
+  constructor(root, spec) {
     this.svg = root.querySelector("svg.b-machine");
-    this.strings = strings;
-    this.fmt = fmt;
+    this.layout = spec.layout;
+    const all = (selector) => [...this.svg.querySelectorAll(selector)];
     this.rotors = {};
-    for (const g of this.svg.querySelectorAll(".b-rotor")) {
-      this.rotors[g.dataset.rotor] = { el: g, cx: g.dataset.cx, cy: g.dataset.cy, angle: 0 };
-    }
-    this.lanes = [...this.svg.querySelectorAll(".b-lane")];
-    this.drawers = [...this.svg.querySelectorAll(".b-drawer")];
-    this.slots = [...this.svg.querySelectorAll(".b-slot")];
+    for (const g of all(".b-rotor")) this.rotors[g.dataset.rotor] = { el: g, cx: g.dataset.cx, cy: g.dataset.cy, angle: 0 };
+    this.lanes = all(".b-lane");
+    this.sheets = all(".b-sheet");
+    this.stacks = all(".b-cabinet-stack");
+    this.drawers = all(".b-drawer");
+    this.slots = all(".b-slot");
+    this.minis = all(".b-mini");
     this.pencil = this.svg.querySelector(".b-pencil");
     this.typer = this.svg.querySelector(".b-typer");
-    this.gaugeFill = this.svg.querySelector(".b-gauge-fill");
-    this.gaugeWidth = Number(this.svg.querySelector(".b-gauge").getAttribute("width"));
-    this.millSpeed = 0;
+    this.millTurns = 0;
+  }
+
+  one(selector) {
+    return this.svg.querySelector(selector);
+  }
+
+  // Everything at rest, as the sim drew it.
+  draw(m) {
+    this.lightLanes(m.lanes_lit);
+    this.drawLoad(m);
+    m.slots.forEach((s, i) => this.setSlot(i, s));
+    m.mini_meters.forEach((meter, i) => this.setMini(i, meter));
+    this.move(this.pencil, m.pencil_dx);
+    this.move(this.typer, m.typer_dx);
+  }
+
+  // The batch and its lanes: sheets behind the head, the gauge, the drawers, the labels.
+  drawLoad(m) {
+    this.sheets.forEach((s) => s.classList.toggle("b-off", Number(s.dataset.k) > m.sheets));
+    this.stacks.forEach((s) => s.classList.toggle("b-off", Number(s.dataset.k) > m.stacks));
+    this.drawers.forEach((d, i) => d.classList.toggle("b-in-use", i < m.drawers_in_use));
+    const badge = this.one(".b-head-badge");
+    badge.textContent = text("b_head_badge", { batch: format.int(m.batch) });
+    badge.setAttribute("visibility", m.batch > 1 ? "visible" : "hidden");
+    this.one(".b-head-value").textContent = text("b_head_value", { lanes: format.int(m.lanes) });
+    this.one(".b-cabinet-value").textContent = text("b_drawers", { n: format.int(m.batch) });
+    const g = m.gauge;
+    this.one(".b-gauge-fill").setAttribute("width", g.fill_width);
+    const over = this.one(".b-gauge-over");
+    over.setAttribute("x", g.over_x);
+    over.setAttribute("width", g.over_width);
+    this.one(".b-mill-wheel").classList.toggle("b-full", g.full);
+    this.millTurns = m.mill_turns;
+  }
+
+  lightLanes(n) {
+    this.lanes.forEach((lane, i) => lane.classList.toggle("b-lit", i < n));
+  }
+
+  move(el, dx) {
+    el.setAttribute("transform", `translate(${dx} 0)`);
+  }
+
+  moveToSlot(el, i) {
+    this.move(el, i * this.layout.tape.pitch);
+  }
+
+  setSlot(i, slot) {
+    const g = this.slots[i];
+    if (!g) return;
+    g.setAttribute("class", `b-slot b-slot--${slot.kind}`);
+    fitText(g.querySelector(".b-slot-text"), slot.short, slot.text, this.layout.tape.slot_width - 3);
+    g.querySelector(".b-slot-mark").textContent = slot.mark;
+  }
+
+  setMini(i, meter, grow = 1) {
+    const g = this.minis[i];
+    if (!g) return;
+    g.setAttribute("class", meter ? `b-mini b-meter--${meter.verdict}` : "b-mini b-off");
+    if (!meter) return;
+    const bar = g.querySelector(".b-meter-bar");
+    const bottom = meter.bar_y + meter.bar_height;
+    bar.setAttribute("y", (bottom - meter.bar_height * grow).toFixed(2));
+    bar.setAttribute("height", (meter.bar_height * grow).toFixed(2));
+    const line = g.querySelector(".b-rline");
+    line.classList.toggle("b-off", meter.r_y == null || grow < 1);
+    if (meter.r_y != null) {
+      line.setAttribute("y1", meter.r_y);
+      line.setAttribute("y2", meter.r_y);
+    }
   }
 
   turn(name, degrees) {
@@ -35,70 +104,59 @@ export class Machine {
     return tween(ms, (t) => {
       const e = ease(t);
       this.turn(name, (e - last) * 360);
-      if (withMill) this.turn("mill", (e - last) * 360 * this.millSpeed);
+      if (withMill) this.turn("mill", (e - last) * 360 * this.millTurns);
       last = e;
     });
   }
 
-  // Roofline readout: lanes lit for this pass, the mill's gauge and speed, the drawers in use.
-  setRoofline(roofline, lanesPerSequence) {
-    const fraction = Math.min(1, roofline.arith_busy_fraction);
-    this.millSpeed = fraction * 8; // a full mill turns eight times per pass; idle, it barely moves
-    this.gaugeFill.setAttribute("width", (fraction * this.gaugeWidth).toFixed(2));
-    const s = this.strings;
-    this.svg.querySelector(".b-mill-label").textContent = s.b_mill_reading
-      .replace("{lanes}", this.fmt.int(roofline.lanes))
-      .replace("{match}", this.fmt.int(roofline.lanes_to_match));
-    this.svg.querySelector(".b-lanes-label").textContent = s.b_lanes_lit.replace("{n}", this.fmt.int(roofline.lanes));
-    this.svg.querySelector(".b-cabinet-label").textContent = s.b_drawers.replace("{n}", this.fmt.int(roofline.batch));
-    this.drawers.forEach((d, i) => d.classList.toggle("b-in-use", i < roofline.batch));
-    this.lanesPerSequence = lanesPerSequence;
-  }
-
-  lightLanes(n) {
-    this.lanes.forEach((lane, i) => lane.classList.toggle("b-lit", i < n));
-  }
-
-  moveTo(el, i) {
-    const x = Number(el.dataset.dx) * i;
-    el.setAttribute("transform", `translate(${x} 0)`);
-  }
-
-  setSlot(i, text, kind) {
-    const slot = this.slots[i];
-    if (!slot) return;
-    slot.setAttribute("class", `b-slot b-slot--${kind}`);
-    const label = slot.querySelector(".b-slot-text");
-    label.textContent = text;
-    fitText(label, 27);
-    slot.querySelector(".b-slot-mark").textContent = MARKS[kind];
-  }
-
-  clearSlots() {
-    for (let i = 0; i < this.slots.length; i++) this.setSlot(i, "", "empty");
+  // A pass, shown as it happens: the draft writes its guesses, the big drum turns once with
+  // gamma + 1 lanes lit, the bridge checks left to right and the typing head inks what is kept.
+  async animatePass(m, bridge) {
+    const empty = { text: "", short: "", kind: "empty", mark: "" };
+    this.drawLoad(m);
     this.lightLanes(0);
-    this.moveTo(this.pencil, 0);
-    this.moveTo(this.typer, 0);
-  }
-
-  describe(text) {
-    this.svg.querySelector("desc").textContent = text;
+    this.slots.forEach((_, i) => this.setSlot(i, empty));
+    this.minis.forEach((_, i) => this.setMini(i, null));
+    this.moveToSlot(this.typer, 0);
+    const gamma = m.lanes_lit - 1;
+    for (let i = 0; i < gamma; i++) {
+      this.moveToSlot(this.pencil, i);
+      this.setSlot(i, { ...m.slots[i], kind: "pencil", mark: "" });
+      await this.spin("small", 260);
+    }
+    this.lightLanes(m.lanes_lit);
+    await this.spin("big", 650, true);
+    for (let i = 0; i < gamma; i++) {
+      const meter = m.mini_meters[i];
+      await Promise.all([tween(220, (t) => this.setMini(i, meter, t)), bridge.showMeter(i, true)]);
+      this.setMini(i, meter);
+      this.setSlot(i, m.slots[i]);
+      if (meter.verdict === "kept") {
+        this.moveToSlot(this.typer, i);
+        await pause(120);
+      }
+    }
+    this.move(this.typer, m.typer_dx);
+    this.setSlot(gamma, m.slots[gamma]);
+    await pause(200);
   }
 }
 
-// Long words are squeezed to fit their cell (layout only).
-export function fitText(el, width) {
-  el.removeAttribute("textLength");
-  el.removeAttribute("lengthAdjust");
-  if (!el.textContent) return;
-  let length = 0;
+// A word drawn in a fixed width: if the font makes it wider than the sim's cut, it loses more
+// letters (never squeezed); a cut word carries the whole one as its tooltip (the tables list it).
+export function fitText(el, shown, whole, width) {
+  el.textContent = shown;
   try {
-    length = el.getComputedTextLength();
+    while (shown.length > 1 && el.getComputedTextLength() > width) {
+      shown = shown.replace(/…$/, "").slice(0, -1) + "…";
+      el.textContent = shown;
+    }
   } catch {
-    return;
+    // not rendered (display: none): keep the sim's cut
   }
-  if (length > width) {
-    el.setAttribute("textLength", String(width));
-    el.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  if (shown !== whole) {
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = whole;
+    el.append(title);
   }
 }

@@ -1,149 +1,142 @@
 // The bench's panels: the written tape, the bridge of meters, the readouts with the speed-up
-// curve, and the exactness view. Every value drawn arrives from the sim; sizes are layout.
+// curve, and the exactness view. Each finds its elements inside the bench's root and draws the
+// sim's answer; positions come from the answer's coordinates (view.drawing) or the spec.
 import { tween } from "./anim.js";
 import { el } from "./dom.js";
 import { fitText } from "./machine.js";
+import { format, text } from "./text.js";
 
-const TAPE_SHOWN = 60;
-
+const KIND_NAMES = {
+  kept: () => text("b_kind_kept"),
+  replacement: () => text("b_kind_replacement"),
+  bonus: () => text("b_kind_bonus"),
+};
+const VERDICT_NAMES = { kept: () => text("mark_kept"), rejected: () => text("mark_rejected"), void: () => text("mark_void") };
 
 // --- the tape ----------------------------------------------------------------------------------
-export class Tape {
-  constructor(root, strings) {
+export class TapeView {
+  constructor(root) {
     this.list = root.querySelector(".b-tape");
     this.count = root.querySelector(".b-tape-count");
-    this.strings = strings;
+    this.hidden = root.querySelector(".b-tape-hidden");
   }
 
-  reset(tokens) {
-    this.list.replaceChildren(...tokens.map((t) => this.cell(t.text, "prefix")));
-  }
-
-  cell(text, kind) {
-    const li = el("li", `b-tok b-tok--${kind}`);
-    li.append(el("span", "b-tok__text", text));
-    const mark = el("span", "b-tok__mark", { prefix: "", kept: "●", replacement: "◆", bonus: "◆" }[kind]);
+  cell(token) {
+    const li = el("li", `b-tok b-tok--${token.kind}`);
+    li.append(el("span", "b-tok__text", token.text));
+    const mark = el("span", "b-tok__mark", token.mark);
     mark.setAttribute("aria-hidden", "true");
     li.append(mark);
-    if (kind !== "prefix") li.append(el("span", "visually-hidden", ` (${this.strings["b_kind_" + kind]})`));
+    if (KIND_NAMES[token.kind]) li.append(el("span", "visually-hidden", ` (${KIND_NAMES[token.kind]()})`));
     return li;
   }
 
-  append(token) {
-    const li = this.cell(token.text, token.kind);
-    li.classList.add("b-tok--new");
-    this.list.append(li);
-    while (this.list.children.length > TAPE_SHOWN) this.list.firstElementChild.remove();
-  }
-
-  settle() {
-    for (const li of this.list.querySelectorAll(".b-tok--new")) li.classList.remove("b-tok--new");
-  }
-
-  setCount(tokens, passes) {
-    this.count.textContent = this.strings.b_tape_count.replace("{tokens}", String(tokens)).replace("{passes}", String(passes));
-  }
-
-  text() {
-    return [...this.list.querySelectorAll(".b-tok__text")].map((s) => s.textContent);
+  // fresh: how many tokens at the end were written by the pass just drawn (they flash in).
+  draw(tape, fresh = 0) {
+    const cells = tape.tokens.map((t) => this.cell(t));
+    cells.slice(cells.length - fresh).forEach((li) => li.classList.add("b-tok--new"));
+    this.list.replaceChildren(...cells);
+    this.hidden.hidden = !tape.hidden;
+    this.hidden.textContent = text("b_tape_hidden", { n: format.int(tape.hidden) });
+    this.count.textContent = text("b_tape_count", { tokens: tape.written, passes: tape.passes });
   }
 }
 
 // --- the bridge ----------------------------------------------------------------------------------
-export class Bridge {
-  constructor(root, strings, fmt) {
+export class BridgeView {
+  constructor(root, spec) {
+    this.layout = spec.layout.bridge;
     this.meters = [...root.querySelectorAll(".b-meter")];
     this.table = root.querySelector(".b-bridge-table tbody");
-    this.strings = strings;
-    this.fmt = fmt;
-    this.top = 14;
-    this.height = 70;
+    this.modes = [...root.querySelectorAll(".b-bridge-mode")];
+    this.shown = [];
   }
 
-  clear(gamma) {
-    this.meters.forEach((m, i) => {
-      m.setAttribute("class", i < gamma ? "b-meter b-meter--waiting" : "b-meter b-off");
-      this.setBar(m, 0);
-      m.querySelector(".b-meter-r").classList.add("b-off");
-      m.querySelector(".b-meter-over").classList.add("b-off");
-      m.querySelector(".b-meter-mark").textContent = "";
-      m.querySelector(".b-meter-text").textContent = "";
-      m.querySelector(".b-meter-ratio").textContent = "";
-    });
-    this.table.replaceChildren();
+  draw(view, animate = false) {
+    const pass = view.pass;
+    this.shown = view.drawing.bridge;
+    for (const note of this.modes) note.hidden = !pass || note.dataset.mode !== pass.mode;
+    this.meters.forEach((_, i) => (animate ? this.waiting(i) : this.showMeter(i, false)));
+    this.table.replaceChildren(...(pass ? pass.guesses : []).map((g) => {
+      const row = el("tr");
+      for (const v of [g.text, format.num(g.p, 4), format.num(g.q, 4), format.num(g.ratio, 3),
+        g.r == null ? "—" : format.num(g.r, 3), VERDICT_NAMES[g.verdict]()]) row.append(el("td", null, v));
+      return row;
+    }));
   }
 
-  setBar(meter, fraction) {
-    const bar = meter.querySelector(".b-meter-bar");
-    const h = Math.max(0, Math.min(1, fraction)) * this.height;
-    bar.setAttribute("y", (this.top + this.height - h).toFixed(2));
+  waiting(i) {
+    const m = this.meters[i];
+    m.setAttribute("class", this.shown[i] ? "b-meter b-meter--waiting" : "b-meter b-off");
+    this.setBar(m, this.shown[i], 0);
+    m.querySelector(".b-meter-r").classList.add("b-off");
+    m.querySelector(".b-meter-over").classList.add("b-off");
+    for (const t of m.querySelectorAll("text:not(.b-rtext)")) t.textContent = "";
+  }
+
+  setBar(m, meter, grow) {
+    const bar = m.querySelector(".b-meter-bar");
+    const bottom = this.layout.top + this.layout.height_bar;
+    const h = meter ? meter.bar_height * grow : 0;
+    bar.setAttribute("y", (bottom - h).toFixed(2));
     bar.setAttribute("height", h.toFixed(2));
   }
 
-  verdict(g) {
-    return g.kept ? "kept" : g.checked ? "rejected" : "void";
-  }
-
-  // Show guess i: the bar rises to p/q, the line drops to r, then the verdict.
-  async show(i, g) {
+  // Meter i: the bar rises to p/q, the line drops to r, then the verdict.
+  async showMeter(i, animate) {
     const m = this.meters[i];
+    const meter = this.shown[i];
     if (!m) return;
-    const text = m.querySelector(".b-meter-text");
-    text.textContent = g.text;
-    fitText(text, 38);
-    m.querySelector(".b-meter-ratio").textContent = this.fmt.num(Math.min(g.ratio, 9.99), 2);
-    m.setAttribute("class", "b-meter b-meter--checking");
-    const ratio = Math.min(1, g.ratio);
-    if (g.checked) await tween(220, (t) => this.setBar(m, ratio * t));
-    else this.setBar(m, ratio);
-    m.querySelector(".b-meter-over").classList.toggle("b-off", g.ratio < 1);
-    const rGroup = m.querySelector(".b-meter-r");
-    if (g.r != null) {
-      const y = this.top + this.height - g.r * this.height;
-      const x = Number(m.querySelector(".b-meter-frame").getAttribute("x"));
-      const line = rGroup.querySelector("line");
-      line.setAttribute("y1", y.toFixed(2));
-      line.setAttribute("y2", y.toFixed(2));
-      line.setAttribute("x1", String(x - 3));
-      line.setAttribute("x2", String(x + 33));
-      const label = rGroup.querySelector("text");
-      label.setAttribute("y", (y + 3).toFixed(2));
-      rGroup.classList.remove("b-off");
+    if (!meter) {
+      m.setAttribute("class", "b-meter b-off");
+      return;
     }
-    const verdict = this.verdict(g);
-    m.setAttribute("class", `b-meter b-meter--${verdict}`);
-    m.querySelector(".b-meter-mark").textContent = { kept: "●", rejected: "✕", void: "·" }[verdict];
-    const row = el("tr");
-    const s = this.strings;
-    for (const v of [g.text, this.fmt.num(g.p, 4), this.fmt.num(g.q, 4), this.fmt.num(g.ratio, 3),
-      g.r == null ? "—" : this.fmt.num(g.r, 3), s[{ kept: "mark_kept", rejected: "mark_rejected", void: "mark_void" }[verdict]]]) {
-      row.append(el("td", null, v));
+    fitText(m.querySelector(".b-meter-text"), meter.short, meter.text, this.layout.pitch - 4);
+    m.querySelector(".b-meter-ratio").textContent = format.num(meter.ratio_shown, 2);
+    if (animate) {
+      m.setAttribute("class", "b-meter b-meter--checking");
+      await tween(220, (t) => this.setBar(m, meter, t));
     }
-    this.table.append(row);
+    this.setBar(m, meter, 1);
+    m.querySelector(".b-meter-over").classList.toggle("b-off", !meter.over);
+    const r = m.querySelector(".b-meter-r");
+    r.classList.toggle("b-off", meter.r_y == null);
+    if (meter.r_y != null) {
+      const line = r.querySelector("line");
+      line.setAttribute("y1", meter.r_y);
+      line.setAttribute("y2", meter.r_y);
+      r.querySelector("text").setAttribute("y", (meter.r_y + 3).toFixed(2));
+    }
+    m.setAttribute("class", `b-meter b-meter--${meter.verdict}`);
+    m.querySelector(".b-meter-mark").textContent = meter.mark;
   }
 }
 
 // --- readouts and the speed-up curve ---------------------------------------------------------------
-export class Readouts {
-  constructor(root, strings, fmt) {
+export class ReadoutsView {
+  constructor(root) {
     this.root = root;
-    this.strings = strings;
-    this.fmt = fmt;
-    this.panel = root.querySelector(".b-readouts").closest(".b-panel");
+    this.panel = root.querySelector(".b-readouts-panel");
+    this.measuring = root.querySelector(".b-measuring");
     this.curve = root.querySelector("svg.b-curve");
+    this.greedyNote = root.querySelector(".b-greedy-note");
+    this.strip = { alpha: root.querySelector(".b-strip__alpha"), tpp: root.querySelector(".b-strip__tpp") };
   }
 
-  out(cls, text) {
-    this.root.querySelector(cls).textContent = text;
+  out(selector, value) {
+    this.root.querySelector(selector).textContent = value;
   }
 
   busy(on) {
     this.panel.setAttribute("aria-busy", on ? "true" : "false");
     this.panel.classList.toggle("b-busy", on);
+    this.measuring.hidden = !on;
   }
 
-  show(ro, settings) {
-    const f = this.fmt;
+  draw(ro) {
+    if (!ro) return this.busy(true);
+    this.busy(false);
+    const f = format;
     const rf = ro.roofline;
     this.out(".b-alpha", f.num(ro.alpha, 3));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
@@ -157,70 +150,64 @@ export class Readouts {
     this.out(".b-tps-plain-weights", f.int(rf.plain.weights_only.tokens_per_s));
     this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
     this.out(".b-arith", f.pct(rf.arith_busy_fraction));
-    this.drawCurve(ro.curve, settings.gamma, ro.best_gamma);
+    this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
+    this.strip.alpha.textContent = f.num(ro.alpha, 3);
+    this.strip.tpp.textContent = f.num(ro.tokens_per_pass_counted, 2);
+    this.drawCurve(ro.curve_drawing);
   }
 
-  drawCurve(curve, gamma, best) {
+  drawCurve(c) {
     const svg = this.curve;
-    const pad = Number(svg.dataset.ymaxPad || 1.15);
-    const ymax = Math.max(Math.max(...curve.map((c) => c[1])) * pad, 1.2);
-    const x = (g) => 50 + (g - 1) * 38;
-    const y = (s) => 100 - (s * 92) / ymax;
-    svg.querySelector(".b-curve-line").setAttribute("points", curve.map(([g, s]) => `${x(g)},${y(s).toFixed(2)}`).join(" "));
+    svg.querySelector(".b-curve-line").setAttribute("points", c.points.map(([x, y]) => `${x},${y}`).join(" "));
     const one = svg.querySelector(".b-one-line");
-    one.setAttribute("y1", y(1).toFixed(2));
-    one.setAttribute("y2", y(1).toFixed(2));
-    one.nextElementSibling.setAttribute("y", (y(1) + 3).toFixed(2));
-    svg.querySelector(".b-curve-ymax").textContent = `${ymax.toFixed(1)}×`;
-    const points = [...svg.querySelectorAll(".b-curve-pt")];
-    curve.forEach(([g, s], i) => {
-      const c = points[i];
-      c.setAttribute("cx", String(x(g)));
-      c.setAttribute("cy", y(s).toFixed(2));
-      c.setAttribute("r", g === gamma ? "6" : "2.5");
-      c.setAttribute("class", `b-curve-pt${g === gamma ? " b-current" : ""}${g === best ? " b-best" : ""}`);
+    one.setAttribute("y1", c.one_y);
+    one.setAttribute("y2", c.one_y);
+    svg.querySelector(".b-one-label").setAttribute("y", (c.one_y + 3).toFixed(2));
+    svg.querySelector(".b-curve-top").textContent = `${format.num(c.top, 1)}×`;
+    [...svg.querySelectorAll(".b-curve-pt")].forEach((dot, i) => {
+      const gamma = i + 1;
+      dot.setAttribute("cx", c.points[i][0]);
+      dot.setAttribute("cy", c.points[i][1]);
+      dot.setAttribute("r", gamma === c.current ? "6" : "2.5");
+      dot.setAttribute("class", `b-curve-pt${gamma === c.current ? " b-current" : ""}${gamma === c.best ? " b-best" : ""}`);
     });
   }
 }
 
 // --- the exactness view ----------------------------------------------------------------------------
-export class Exactness {
-  constructor(root, strings, fmt) {
+export class ExactnessView {
+  constructor(root) {
     this.rows = [...root.querySelectorAll(".b-xrow")];
     this.context = root.querySelector(".b-exact-context");
     this.beta = root.querySelector(".b-beta");
     this.table = root.querySelector(".b-exact-table tbody");
-    this.fmt = fmt;
   }
 
-  show(ex, contextText) {
-    if (!ex) return;
-    const f = this.fmt;
-    this.context.textContent = contextText;
-    this.beta.textContent = f.num(ex.beta, 3);
-    const pmax = Math.max(...ex.tokens.map((r) => Math.max(r.p, r.q)));
-    const w = (v) => (v / pmax) * 175;  // bar scale, as in templates/_bench.html
+  draw(view) {
+    const ex = view.pass && view.pass.exactness;
+    const bars = view.drawing.exactness;
+    this.context.textContent = ex ? ex.context_text : view.sentence.text;
+    this.beta.textContent = ex ? format.num(ex.beta, 3) : "";
     this.rows.forEach((g, i) => {
+      const bar = bars[i];
+      g.classList.toggle("b-off", !bar);
+      if (!bar) return;
       const row = ex.tokens[i];
-      g.classList.toggle("b-off", !row);
-      if (!row) return;
-      g.querySelector(".b-xtext").textContent = row.text;
-      const min = g.querySelector(".b-xmin");
-      const res = g.querySelector(".b-xres");
-      min.setAttribute("width", w(row.min).toFixed(2));
-      res.setAttribute("x", (70 + w(row.min)).toFixed(2));
-      res.setAttribute("width", w(row.residual_share).toFixed(2));
-      const p = g.querySelector(".b-pline");
-      p.setAttribute("x1", (70 + w(row.p)).toFixed(2));
-      p.setAttribute("x2", (70 + w(row.p)).toFixed(2));
-      g.querySelector(".b-qline").setAttribute("x2", (70 + w(row.q)).toFixed(2));
-      g.querySelector(".b-xval").textContent = `p ${f.num(row.p, 3)} · q ${f.num(row.q, 3)}`;
+      const set = (selector, attrs) => {
+        const node = g.querySelector(selector);
+        for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+      };
+      g.querySelector(".b-xtext").textContent = bar.text;
+      set(".b-xmin", { width: bar.min_width });
+      set(".b-xres", { x: bar.res_x, width: bar.res_width });
+      set(".b-pline", { x1: bar.p_x, x2: bar.p_x });
+      set(".b-qline", { x2: bar.q_x });
+      g.querySelector(".b-xval").textContent = `p ${format.num(row.p, 3)} · q ${format.num(row.q, 3)}`;
     });
-    this.table.replaceChildren(...ex.tokens.map((row) => {
+    this.table.replaceChildren(...(ex ? ex.tokens : []).map((row) => {
       const tr = el("tr");
-      for (const v of [row.text, f.num(row.p, 4), f.num(row.q, 4), f.num(row.min, 4), f.num(row.residual_share, 4)]) tr.append(el("td", null, v));
+      for (const v of [row.text, format.num(row.p, 4), format.num(row.q, 4), format.num(row.min, 4), format.num(row.residual_share, 4)]) tr.append(el("td", null, v));
       return tr;
     }));
   }
 }
-

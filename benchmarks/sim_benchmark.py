@@ -1,6 +1,6 @@
 """How fast is the sim in CPython? Steps per second, distribution costs, load time, memory.
 
-    .venv/bin/python bench/sim_benchmark.py [--models DIR] [--steps N] [--pyodide]
+    .venv/bin/python benchmarks/sim_benchmark.py [--models DIR] [--steps N] [--pyodide]
 
 Without --models the models are counted from the shared corpus in memory, as the build does;
 with it, DIR/en.json and DIR/zh.json are read (e.g. a built site's models/ folder).

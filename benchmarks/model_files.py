@@ -9,6 +9,6 @@ def model_json(lang: str, models_dir: Path | None) -> str:
     if models_dir is not None:
         return (models_dir / f"{lang}.json").read_text(encoding="utf-8")
     from corpus.sources import corpus_dir
-    from sitebuild.models import build_model
+    from sitebuild.counting import count_model
 
-    return build_model(lang, corpus_dir()).json_text
+    return count_model(lang, corpus_dir()).json_text

@@ -1,6 +1,6 @@
 """How long do the bench's commands take? Times Session.handle as the worker calls it (JSON in, out).
 
-    .venv/bin/python bench/bench_api_timing.py [--models DIR] [--steps N] [--rounds N]
+    .venv/bin/python benchmarks/bench_api_timing.py [--models DIR] [--steps N] [--rounds N]
 
 Without --models the models are counted from the shared corpus in memory, as the build does;
 with it, DIR/en.json and DIR/zh.json are read (e.g. a built site's models/ folder).
@@ -82,8 +82,20 @@ def run(lang: str, text: str, steps: int, rounds: int) -> None:
     print(summary("exactness (60 one-token contexts)", times))
     times = [timed(session, "start", {"seed": s})[0] for s in range(60)]
     print(summary("start (random sentence)", times))
-    times = [timed(session, "settings", {"query": {"gamma": "9", "draft": "unigram"}})[0] for _ in range(60)]
-    print(summary("settings", times))
+    times = [timed(session, "link", {"query": [["gamma", "9"], ["draft", "unigram"]]})[0] for _ in range(60)]
+    print(summary("link (parse a query)", times))
+
+    # The page's own calls: a link replayed from scratch, then One step extending the cached run.
+    worst = [["steps", "200"], ["rounds", "100"], ["gamma", "8"], ["draft", "unigram"], ["rule", "typical"]]
+    replay, reply = timed(session, "act", {"action": {"type": "load", "query": worst}, "measure": False})
+    times = []
+    state = reply["state"]
+    for _ in range(30):
+        state = {**state, "steps": 150}
+        ms, _ = timed(session, "act", {"state": state, "action": {"type": "step"}, "measure": False})
+        times.append(ms)
+    print(f"  act load steps=200&rounds=100&gamma=8&draft=unigram&rule=typical: {replay:.0f} ms (readouts apart)")
+    print(summary("act step (cached run)", times))
 
     first, _ = timed(session, "readouts", settings)
     again, _ = timed(session, "readouts", {**settings, "batch": 64})

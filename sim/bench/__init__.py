@@ -1,0 +1,31 @@
+"""The bench: every number the interactive machine shows (docs/bench-protocol.md).
+
+The page holds state and draws; this package computes. By role:
+
+    settings   the parameters a bench state and a link carry, their limits, link parsing
+    commands   the single commands: a sentence start, one traced step, exactness
+    tubes      a round of the test tubes: direct draws against speculative ones
+    readouts   alpha, tokens per pass, speed-up, best gamma (greedy: many short runs), roofline
+    replay     a state replayed into everything the page draws; the actions that change it
+    layout     where the drawings put things (shared with the template and the page)
+    drawing    coordinates of the data-dependent parts of the drawings
+    api        the Bench (one language's commands, with the session's caches) and the spec
+
+sim.session dispatches the page's requests to Bench.
+"""
+
+from .api import Bench, spec
+from .commands import BENCH_PREFIX, START_TOKENS, TUBE_PREFIX, exactness, rng_for, runtime, start, step
+from .readouts import (CONTEXT_TOKENS, DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA,
+                       READOUT_SEED, READOUT_TOKENS, greedy_runs, roofline_readout)
+from .tubes import TUBE_DRAWS, tube_round
+from .settings import (DEFAULTS, DRAFTS, MAX_BATCH, MAX_GAMMA, MAX_ROUNDS, MAX_SEED, MAX_STEPS, PARAMETERS,
+                       RULES, BenchError, check_settings, parse_link)
+
+__all__ = [
+    "BENCH_PREFIX", "CONTEXT_TOKENS", "DEFAULTS", "DRAFTS", "DRAFT_COST", "GREEDY_RUNS", "GREEDY_RUN_TOKENS",
+    "MAX_BATCH", "MAX_GAMMA", "MAX_ROUNDS", "MAX_SEED", "MAX_STEPS", "PARAMETERS", "READOUT_GAMMA",
+    "READOUT_SEED", "READOUT_TOKENS", "RULES", "START_TOKENS", "TUBE_DRAWS", "TUBE_PREFIX", "Bench",
+    "BenchError", "check_settings", "exactness", "greedy_runs", "parse_link", "rng_for", "roofline_readout",
+    "runtime", "spec", "start", "step", "tube_round",
+]

@@ -1,0 +1,254 @@
+"""The bench's single commands: a sentence start, one traced step, the exactness table (tube rounds: tubes.py).
+
+Each takes a Language and plain JSON-like arguments and returns a JSON-ready dict. They depend
+only on their arguments, never on what was asked before:
+
+Random numbers. Every draw comes from a random.Random seeded by an integer made of the bench
+seed, a stream and an index, so that one (seed, step_index) or (seed, round) gives the same
+result in CPython and in Pyodide, whatever was asked before:
+
+    random.Random((seed << 34) | (stream << 32) | index),  seed, index in 0..2**32 - 1,
+    stream 0 = step (index = step_index), 1 = tube round (index = round), 2 = sentence start,
+    3 = the greedy readouts' sentence starts (index = run).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+
+from .. import stats
+from ..speculative import residual_of, speculative_step, typical_threshold
+from .settings import BY_NAME, DEFAULTS, BenchError, check_settings, check_value, int_arg
+
+MAX_INDEX = 2**32 - 1
+MAX_TOP = 20
+
+STREAM_STEP, STREAM_TUBE, STREAM_START, STREAM_GREEDY_STARTS = 0, 1, 2, 3
+
+BENCH_PREFIX = dict(stats.DEFAULT_PREFIX)  # {"en": "said the", "zh": "慢慢"}
+
+# The test tubes' default prefix. Chinese: the bench prefix, as chapter 6 says. English: not
+# "said the", where Medusa's typical acceptance moves the top categories by only ~3 points
+# (total variation) and no reader could see it drift; after "she said" it turns p("the") =
+# 0.12 into 0.47, visible in one round, while the exact rule still converges to p.
+TUBE_PREFIX = {"en": "she said", "zh": "慢慢"}
+
+# A new sentence starts after this token (the draw is taken from the target after it).
+SENTENCE_END = {"en": ".", "zh": "。"}
+START_TOKENS = 2
+START_TRIES = 200
+
+OTHER_ID = -1
+
+
+def rng_for(seed: int, stream: int, index: int) -> random.Random:
+    """The random source of one step, tube round or sentence start (see the module docstring)."""
+    return random.Random((seed << 34) | (stream << 32) | index)
+
+
+def runtime() -> dict:
+    """Where this Python runs: the page shows it, and tests use it to prove the work ran in Pyodide."""
+    return {"python": sys.version.split()[0], "platform": sys.platform}
+
+
+def verdict(kept: bool, checked: bool) -> str:
+    """What became of a guess: kept, rejected (the first one the target refused) or void (after it)."""
+    return "kept" if kept else ("rejected" if checked else "void")
+
+
+# --- tokens and contexts --------------------------------------------------------------------------
+
+def token(language, token_id: int) -> dict:
+    return {"id": token_id, "text": language.vocab[token_id]}
+
+
+def bench_prefix_ids(language) -> list[int]:
+    return language.encode(BENCH_PREFIX.get(language.lang, ""))
+
+
+def context_of(language, args: dict, default: dict = BENCH_PREFIX) -> list[int]:
+    """Token ids from args["context"] (ids) or args["prefix"] (text); `default`'s prefix if neither."""
+    if args.get("context") is not None:
+        context = args["context"]
+        if not isinstance(context, list):
+            raise BenchError("context", f"context must be a list of token ids; got {context!r}")
+        try:
+            return language.target.check_context(context)
+        except ValueError as err:
+            raise BenchError("context", str(err)) from None
+    if args.get("prefix") is not None:
+        prefix = args["prefix"]
+        if not isinstance(prefix, str):
+            raise BenchError("prefix", f"prefix must be a string; got {prefix!r}")
+        try:
+            return language.encode(prefix)
+        except ValueError as err:
+            raise BenchError("prefix", str(err)) from None
+    return language.encode(default.get(language.lang, ""))
+
+
+# --- start --------------------------------------------------------------------------------------------
+
+def _is_word(lang: str, text: str) -> bool:
+    return text[:1].isalnum() if lang == "en" else text.isalpha()
+
+
+def start(language, args: dict) -> dict:
+    """A new sentence: args["prefix"] (text) if given, else a random sentence start for
+    args["seed"] if given, else the language's bench prefix.
+
+    The random start draws START_TOKENS word tokens (no punctuation) from the target after a
+    sentence end (English ".", Chinese "。"), redrawing a punctuation token; seeded by
+    (seed, stream 2).
+    """
+    if args.get("prefix") is not None:
+        ids = context_of(language, {"prefix": args["prefix"]})
+        if not ids:
+            raise BenchError("prefix", "prefix has no tokens")
+    elif args.get("seed") is not None:
+        seed = check_value(BY_NAME["seed"], args["seed"])
+        ids = random_start(language, rng_for(seed, STREAM_START, 0))
+    else:
+        ids = bench_prefix_ids(language)
+    return {"tokens": [token(language, t) for t in ids], "ids": ids, "text": language.decode(ids)}
+
+
+def random_start(language, rng) -> list[int]:
+    """START_TOKENS word tokens drawn from the target after a sentence end."""
+    end = language.index.get(SENTENCE_END.get(language.lang, ""))
+    running = [] if end is None else [end]
+    target, vocab = language.target, language.vocab
+    for _ in range(START_TOKENS):
+        p = target.sparse(running)
+        for _ in range(START_TRIES):
+            drawn = p.sample(rng)
+            if _is_word(language.lang, vocab[drawn]):
+                break
+        else:  # pragma: no cover - the books always have words after a full stop
+            return bench_prefix_ids(language)
+        running.append(drawn)
+    return running[-START_TOKENS:]
+
+
+# --- exactness ---------------------------------------------------------------------------------------
+
+def top_by_p(p, k: int) -> list[tuple[int, float]]:
+    """The k most likely tokens of a ChainDistribution as (id, p), most likely first, ties by id.
+
+    Outside the support p is a constant times P1, and P1 never grows with the id (the
+    vocabulary is sorted by frequency), so only the first k ids missing from the support
+    can compete with it.
+    """
+    inside = p.support_set
+    candidates = list(p.support)
+    vocab_size = len(p.base)
+    added, w = 0, 0
+    while added < k and w < vocab_size:
+        if w not in inside:
+            candidates.append(w)
+            added += 1
+        w += 1
+    values = p.probs_at(candidates)
+    ranked = sorted(zip(candidates, values), key=lambda pair: (-pair[1], pair[0]))
+    return ranked[:k]
+
+
+def clean(x: float) -> float:
+    """Remainders computed by subtraction: a rounding residue of either sign becomes 0."""
+    return 0.0 if abs(x) < 1e-12 else x
+
+
+def exactness_table(language, context: list[int], draft_name: str, top: int) -> dict:
+    """Why a speculative token follows p, token by token, at one context.
+
+    Per token x: p(x), q(x), min = min(p(x), q(x)) (the chance x is guessed and kept) and
+    residual_share = (1 - beta) * residual(x) (the chance a guess is rejected and x is written
+    instead), with min + residual_share = p(x) up to float rounding. "other" aggregates every
+    other token (its fields are 1 or beta minus the rows shown).
+    """
+    p = language.target.sparse(context)
+    q = language.draft(draft_name).sparse(context)
+    residual = residual_of(p, q)
+    beta = residual.beta
+    rejected = 1.0 - beta
+    rows = []
+    for token_id, p_x in top_by_p(p, top):
+        q_x = q.prob(token_id)
+        rows.append({"id": token_id, "text": language.vocab[token_id], "p": p_x, "q": q_x,
+                     "min": p_x if p_x < q_x else q_x,
+                     "residual_share": rejected * residual.prob(token_id)})
+    other = {"id": OTHER_ID, "text": None,
+             "p": clean(1.0 - math.fsum(r["p"] for r in rows)),
+             "q": clean(1.0 - math.fsum(r["q"] for r in rows)),
+             "min": clean(beta - math.fsum(r["min"] for r in rows)),
+             "residual_share": clean(rejected - math.fsum(r["residual_share"] for r in rows))}
+    return {"beta": beta, "tokens": rows, "other": other}
+
+
+def exactness(language, args: dict) -> dict:
+    """The `exactness` command: {context|prefix, draft, top} -> the table at that context."""
+    context = context_of(language, args)
+    draft = check_value(BY_NAME["draft"], args.get("draft", DEFAULTS["draft"]))
+    top = int_arg(args, "top", 1, MAX_TOP, 8)
+    table = exactness_table(language, context, draft, top)
+    return {"context": context, "context_text": language.decode(context), "draft": draft, **table}
+
+
+# --- step --------------------------------------------------------------------------------------------
+
+def step(language, args: dict) -> dict:
+    """One speculative step after the context, described for drawing.
+
+    Arguments: the settings, plus "context" (token ids) or "prefix" (text; the bench prefix if
+    neither), "step_index" (default 0) and "exactness_top" (rows of the exactness table at the
+    step's first position; default 8, 0 leaves the table out). Random source: (seed, step_index).
+    """
+    settings = check_settings(args)
+    context = context_of(language, args)
+    step_index = int_arg(args, "step_index", 0, MAX_INDEX, 0)
+    exactness_top = int_arg(args, "exactness_top", 0, MAX_TOP, 8)
+    gamma, greedy, rule = settings["gamma"], settings["greedy"], settings["rule"]
+    draft = language.draft(settings["draft"])
+    rng = rng_for(settings["seed"], STREAM_STEP, step_index)
+    trace = speculative_step(language.target, draft, context, gamma, rng, greedy=greedy, rule=rule)
+    vocab = language.vocab
+
+    guesses = []
+    for g in trace.guesses:
+        p = g.target_dist
+        guesses.append({
+            "token": g.token, "text": vocab[g.token], "q": g.q, "p": g.p, "ratio": g.ratio,
+            "r": g.r, "kept": g.kept, "checked": g.checked, "verdict": verdict(g.kept, g.checked),
+            # typical rule: kept when p > threshold; greedy: kept when token == best.
+            "threshold": typical_threshold(p) if (g.checked and rule == "typical" and not greedy) else None,
+            "best": p.argmax() if (g.checked and greedy) else None,
+        })
+    written = [{"id": t, "text": vocab[t], "kind": "kept"} for t in trace.written[:trace.n_kept]]
+    replacement = bonus = None
+    if trace.replacement is not None:
+        replacement = token(language, trace.replacement)
+        written.append({**replacement, "kind": "replacement"})
+    if trace.bonus is not None:
+        bonus = token(language, trace.bonus)
+        written.append({**bonus, "kind": "bonus"})
+    return {
+        "context": list(context),
+        "context_text": language.decode(context),
+        "settings": settings,
+        "step_index": step_index,
+        "guesses": guesses,
+        "n_kept": trace.n_kept,
+        "replacement": replacement,
+        "bonus": bonus,
+        "written": written,
+        "written_text": [w["text"] for w in written],
+        "written_display": language.decode(trace.written),
+        "n_written": trace.n_written,
+        "lanes_per_sequence": gamma + 1,
+        "lanes": settings["batch"] * (gamma + 1),
+        "exactness": (exactness_table(language, context, settings["draft"], exactness_top)
+                      if exactness_top else None),
+        "runtime": runtime(),
+    }

@@ -1,0 +1,237 @@
+"""The bench's readouts: alpha, tokens per pass, speed-up, best gamma and the paper roofline.
+
+Sampling: the readouts come from sim.stats.measure on the run the chapters print, READOUT_TOKENS
+tokens from the bench prefix with READOUT_SEED, so at the default settings the live readouts
+equal the chapters' figures (sitebuild/figures.py calls Readouts through Bench.readouts).
+
+Greedy: one long greedy run measures nothing honest. Greedy n-gram text soon falls into a loop
+("and the queen, and the queen, ...") that the draft predicts perfectly, and a 2,000-token run
+spends nearly all its guesses there (alpha 0.998 on the English bigram draft). Once the last
+two tokens repeat, a greedy run repeats itself forever: the target and both drafts look no
+further back. So greedy readouts come from GREEDY_RUNS short runs from different seeded
+sentence starts, each stopped at the pass in which its text returns to a two-token context it
+had already seen (or at GREEDY_RUN_TOKENS tokens): every loop is counted at most once per start.
+
+Cost: a measurement takes 0.05-0.7 s; each (draft, gamma, greedy, rule) is measured once per
+session and cached (alpha needs the gamma-4 one too; batch changes are free).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import roofline as rl
+from .. import stats
+from ..speculative import speculative_step
+from .commands import BENCH_PREFIX, STREAM_GREEDY_STARTS, random_start, rng_for
+from .settings import MAX_GAMMA, check_settings
+
+DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
+
+# The chapters' measurement (sitebuild/figures.py uses the same; a test checks they agree).
+READOUT_TOKENS = 2000
+READOUT_SEED = 20230201
+READOUT_GAMMA = 4  # alpha is measured once per draft and mode, at this gamma
+
+GREEDY_RUNS = 100
+GREEDY_RUN_TOKENS = 60
+
+# The roofline the bench's mill and cache cabinet show.
+ROOFLINE_GPU = rl.DEFAULT_GPU
+ROOFLINE_MODEL = rl.DEFAULT_MODEL
+CONTEXT_TOKENS = 4096  # tokens of context per sequence, for the "with cache" figures
+
+
+def greedy_runs(language, draft_name: str, gamma: int, *, runs: int = GREEDY_RUNS,
+                max_tokens: int = GREEDY_RUN_TOKENS, seed: int = READOUT_SEED) -> dict:
+    """Greedy speculative decoding from `runs` sentence starts, each stopped when it loops.
+
+    Returns the fields of sim.stats.measure that the readouts use: acceptance_rate (kept /
+    checked: greedy's alpha; beta means nothing here, so "alpha" is None), tokens_per_pass,
+    passes, tokens, positions_checked; plus how many runs ended in a loop.
+    """
+    target, draft = language.target, language.draft(draft_name)
+    keep = max(target.order, draft.order) - 1
+    unused = random.Random(0)  # greedy steps draw no random numbers
+    kept = checked = tokens = passes = looped = 0
+    for run in range(runs):
+        text = random_start(language, rng_for(seed, STREAM_GREEDY_STARTS, run))
+        seen = {tuple(text[-keep:])}
+        written = 0
+        while written < max_tokens:
+            trace = speculative_step(target, draft, text[-keep:], gamma, unused, greedy=True)
+            passes += 1
+            for guess in trace.guesses:
+                if guess.checked:
+                    checked += 1
+                    kept += guess.kept
+            repeated = False
+            for t in trace.written:
+                text.append(t)
+                state = tuple(text[-keep:])
+                repeated = repeated or state in seen
+                seen.add(state)
+            written += trace.n_written
+            if repeated:
+                looped += 1
+                break
+        tokens += written
+    return {"alpha": None, "acceptance_rate": kept / checked,
+            "tokens_per_pass": tokens / passes, "passes": passes, "tokens": tokens,
+            "positions_checked": checked, "runs": runs, "runs_looped": looped,
+            "max_tokens": max_tokens, "seed": seed}
+
+
+class Readouts:
+    """The readouts of one language's models, with the session's cache of measurements."""
+
+    def __init__(self, language):
+        self.language = language
+        self._runs: dict[tuple, dict] = {}
+
+    def measure(self, draft: str, gamma: int, greedy: bool, rule: str) -> dict:
+        key = (draft, gamma, True) if greedy else (draft, gamma, False, rule)  # greedy ignores the rule (see cached)
+        run = self._runs.get(key)
+        if run is None:
+            if greedy:
+                run = greedy_runs(self.language, draft, gamma)
+            else:
+                run = stats.measure(self.language, draft, gamma=gamma, n_tokens=READOUT_TOKENS,
+                                    seed=READOUT_SEED, rule=rule, c=DRAFT_COST)
+            self._runs[key] = run
+        return run
+
+    def alpha(self, draft: str, greedy: bool, rule: str) -> tuple[float, str, dict]:
+        """(alpha, kind, run) for a draft and mode, from the gamma-4 reference run."""
+        run = self.measure(draft, READOUT_GAMMA, greedy, rule)
+        if greedy or rule != "exact":
+            return run["acceptance_rate"], "acceptance_rate", run
+        return run["alpha"], "beta", run
+
+    def method(self, greedy: bool) -> dict:
+        """How the readouts were measured (the page says it beside them)."""
+        if greedy:
+            return {"method": "greedy_runs", "runs": GREEDY_RUNS, "max_tokens": GREEDY_RUN_TOKENS,
+                    "seed": READOUT_SEED, "alpha_gamma": READOUT_GAMMA}
+        return {"method": "one_run", "n_tokens": READOUT_TOKENS, "seed": READOUT_SEED,
+                "alpha_gamma": READOUT_GAMMA, "prefix": BENCH_PREFIX.get(self.language.lang, "")}
+
+    def cached(self, settings: dict) -> bool:
+        """Whether readouts(settings) would answer at once (both its measurements are made)."""
+        s = settings
+        keys = [(s["draft"], gamma, True) if s["greedy"] else (s["draft"], gamma, False, s["rule"])
+                for gamma in (READOUT_GAMMA, s["gamma"])]
+        return all(key in self._runs for key in keys)
+
+    def readouts(self, args: dict) -> dict:
+        """Alpha, tokens per pass (formula and counted), speed-up, best gamma and the roofline.
+
+        alpha is a property of the draft and the text, not of gamma: it is measured once per
+        (draft, greedy, rule), at gamma 4, so the speed-up curve does not wobble as gamma
+        moves. Sampling with the exact rule: alpha = mean of beta = sum min(p, q) over the
+        positions checked (Leviathan et al.'s alpha). Greedy, or a non-exact rule: alpha = the
+        share of checked guesses kept (beta does not describe those rules). Greedy runs: see
+        the module docstring. tokens_per_pass_counted comes from a measurement at the current
+        gamma; the formula is (1 - alpha^(gamma+1)) / (1 - alpha).
+        """
+        s = check_settings(args)
+        alpha, kind, ref = self.alpha(s["draft"], s["greedy"], s["rule"])
+        gamma, c = s["gamma"], DRAFT_COST
+        run = self.measure(s["draft"], gamma, s["greedy"], s["rule"])
+        curve = [[g, stats.speedup(alpha, g, c)] for g in range(1, MAX_GAMMA + 1)]
+        best = stats.best_gamma(alpha, c, max_gamma=MAX_GAMMA)
+        formula = stats.expected_tokens_per_pass(alpha, gamma)
+        measure = self.method(s["greedy"])
+        if s["greedy"]:
+            measure["runs_looped"] = ref["runs_looped"]
+        return {
+            "settings": s,
+            "alpha": alpha,
+            "alpha_kind": kind,
+            "alpha_beta": ref["alpha"],
+            "acceptance_rate": ref["acceptance_rate"],
+            "acceptance_rate_counted": run["acceptance_rate"],
+            "tokens_per_pass_counted": run["tokens_per_pass"],
+            "tokens_per_pass_formula": formula,
+            "passes": run["passes"],
+            "tokens": run["tokens"],
+            "measure": measure,
+            "speedup": stats.speedup(alpha, gamma, c),
+            "best_gamma": best,
+            "best_speedup": stats.speedup(alpha, best, c),
+            "c": c,
+            "curve": curve,
+            "roofline": roofline_readout(s["batch"], gamma, formula, c),
+        }
+
+
+# --- roofline ------------------------------------------------------------------------------------------
+
+def _regime(g, m, batch: int, lanes: int, context: int, tokens_per_pass: float, cost: float) -> dict:
+    """One pass of the target over `lanes` positions for `batch` sequences, on paper.
+
+    The pass reads the weights once and each sequence's cache once (the positions of one
+    sequence share its cache), and does 2N operations per lane; it takes whichever is longer.
+    A step is that pass plus the draft's runs (cost x the pass; 0 for plain decoding).
+    """
+    read_s = rl.step_seconds(g, m, batch, context)
+    arith_s = lanes * m.flops_per_token / g.flops
+    pass_s = max(read_s, arith_s)
+    step_s = pass_s * (1.0 + cost)
+    return {
+        "pass_ms": pass_s * 1e3,
+        "step_ms": step_s * 1e3,
+        "tokens_per_s": batch * tokens_per_pass / step_s,
+        "arith_busy_fraction": arith_s / pass_s,
+        "bytes_per_pass_gb": rl.bytes_per_step(m, batch, context) / 1e9,
+        "bound": "arithmetic" if arith_s > read_s else "memory",
+    }
+
+
+def lanes_readout(batch: int, gamma: int) -> dict:
+    """The lanes a speculative pass lights and the mill's share of them (no measurement needed)."""
+    g, m = rl.gpu(ROOFLINE_GPU), rl.model(ROOFLINE_MODEL)
+    lanes = batch * (gamma + 1)
+    match = rl.balance_lanes(g, m)
+    return {"batch": batch, "lanes": lanes, "lanes_to_match": match, "mill_share": min(1.0, lanes / match)}
+
+
+def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = DRAFT_COST) -> dict:
+    """Paper roofline of Llama 3.1 8B on an H100 SXM at the bench's batch, plain and speculative.
+
+    Lanes are the positions the target computes per read of a weight: batch for plain
+    decoding, batch x (gamma + 1) when speculating (gamma guesses plus the bonus position of
+    each sequence). lanes_to_match = lanes at which arithmetic time equals weight-reading
+    time (machine balance / intensity at one lane, about 295). "weights_only" counts weight
+    reads alone; "with_cache" adds each sequence's key/value cache of CONTEXT_TOKENS tokens.
+    The speculative tokens per second use the formula's expected tokens per pass and a step
+    of one target pass plus gamma draft runs at c times a pass each (the speed-up's model).
+    The flat tokens_per_s_* and arith_busy_fraction* fields are the speculative ones (what
+    the bench, as set, does); "plain" has the same figures for one token per sequence per
+    pass (chapters 1-2: batch 64 gives ~14,300 and ~4,340 tokens/s). arith_busy_fraction
+    (weights only) = min(1, lanes / lanes_to_match): the mill's gauge.
+    """
+    g, m = rl.gpu(ROOFLINE_GPU), rl.model(ROOFLINE_MODEL)
+    lanes = lanes_readout(batch, gamma)["lanes"]
+    plain = {name: _regime(g, m, batch, batch, ctx, 1.0, 0.0)
+             for name, ctx in (("weights_only", 0), ("with_cache", CONTEXT_TOKENS))}
+    spec = {name: _regime(g, m, batch, lanes, ctx, tokens_per_pass, gamma * c)
+            for name, ctx in (("weights_only", 0), ("with_cache", CONTEXT_TOKENS))}
+    return {
+        "gpu": g.name,
+        "model": m.name,
+        "batch": batch,
+        "gamma": gamma,
+        "context_tokens": CONTEXT_TOKENS,
+        "lanes_plain": batch,
+        "lanes": lanes,
+        "lanes_to_match": rl.balance_lanes(g, m),
+        "cache_gb": rl.kv_cache_bytes(m, batch, CONTEXT_TOKENS) / 1e9,
+        # The bench as set (speculating), flat, for the readout line and the mill's gauge:
+        "tokens_per_s_weights_only": spec["weights_only"]["tokens_per_s"],
+        "tokens_per_s_with_cache": spec["with_cache"]["tokens_per_s"],
+        "arith_busy_fraction": spec["weights_only"]["arith_busy_fraction"],
+        "arith_busy_fraction_with_cache": spec["with_cache"]["arith_busy_fraction"],
+        "plain": plain,
+        "speculative": spec,
+    }

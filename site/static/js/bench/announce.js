@@ -1,0 +1,96 @@
+// The bench's one live region (polite): one summary per action, composed from the state the
+// action left, in the page's language.
+import { format, text } from "./text.js";
+
+const DRAFTS = { bigram: () => text("b_draft_bigram"), unigram: () => text("b_draft_unigram"), same: () => text("b_draft_same") };
+const RULES = {
+  exact: () => text("b_rule_name_exact"),
+  typical: () => text("b_rule_name_typical"),
+  replace_from_p: () => text("b_rule_name_replace_from_p"),
+};
+const SPEEDS = { 0.5: () => text("b_speed_slow"), 1: () => text("b_speed_normal"), 3: () => text("b_speed_fast") };
+
+export class Announcer {
+  constructor(root) {
+    this.region = root.querySelector(".b-live");
+    this.timer = null;
+    this.pending = "";
+  }
+
+  // Something to say with the action's summary (a link's messages), in the same announcement.
+  queue(message) {
+    this.pending = message || "";
+  }
+
+  say(summary) {
+    const message = [this.pending, summary].filter(Boolean).join(" ");
+    this.pending = "";
+    if (!message) return;
+    // Emptied first, so that a repeated sentence is read again.
+    this.region.textContent = "";
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => (this.region.textContent = message), 30);
+  }
+}
+
+export function readoutsLine(ro) {
+  return text("b_live_readouts", {
+    alpha: format.num(ro.alpha, 3),
+    counted: format.num(ro.tokens_per_pass_counted, 2),
+    formula: format.num(ro.tokens_per_pass_formula, 2),
+    speedup: format.num(ro.speedup, 2),
+    best: ro.best_gamma,
+  });
+}
+
+export function settingsLine(settings) {
+  return text("b_live_settings", {
+    draft: DRAFTS[settings.draft](),
+    gamma: settings.gamma,
+    batch: format.int(settings.batch),
+    mode: settings.greedy ? text("b_mode_greedy") : text("b_mode_sampling"),
+    rule: RULES[settings.rule](),
+  });
+}
+
+export function passLine(view) {
+  const pass = view.pass;
+  if (!pass) return "";
+  return text("b_live_step", {
+    passes: view.tape.passes,
+    kept: pass.n_kept,
+    gamma: pass.guesses.length,
+    written: pass.n_written,
+    text: pass.written_display,
+  });
+}
+
+// The summary of an action that was applied: state is the bench's state after it.
+export function summary(action, reply, state) {
+  const view = state.view;
+  const settings = state.bench.settings;
+  switch (action.type) {
+    case "set":
+      return `${settingsLine(settings)} ${readoutsLine(view.readouts)}`;
+    case "step":
+      if (reply.capped) return text("b_live_capped_steps", { max: view.tape.passes });
+      return `${passLine(view)} ${readoutsLine(view.readouts)}`;
+    case "new_sentence":
+      return `${text("b_live_new", { seed: settings.seed, sentence: view.sentence.text })} ${passLine(view)}`;
+    case "round":
+      if (reply.capped) return text("b_live_capped_rounds", { max: view.tubes.rounds });
+      return text("b_live_tubes", { rounds: view.tubes.rounds, draws: view.tubes.draws });
+    case "clear_tubes":
+      return text("b_live_tubes", { rounds: view.tubes.rounds, draws: view.tubes.draws });
+    case "load":
+      return `${text("b_live_link")} ${settingsLine(settings)} ${readoutsLine(view.readouts)}`;
+    case "play":
+      return text("b_live_playing");
+    case "pause":
+      return text("b_live_paused", { text: view.tape.text });
+    case "speed":
+      return text("b_live_speed", { speed: SPEEDS[action.value] ? SPEEDS[action.value]() : String(action.value) });
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,125 @@
+// The machine's parts and the chapters. Pressing a part shows it alone (and marks its panel);
+// the chapter in view highlights the parts it talks about and brings them into view, top first.
+// Keyboard focus has its own ring (CSS: .b-part-ring), distinct from a chapter's highlight.
+import { motion } from "./anim.js";
+import { text } from "./text.js";
+
+const PART_NAMES = {
+  drum: () => text("b_partname_drum"),
+  readhead: () => text("b_partname_readhead"),
+  cabinet: () => text("b_partname_cabinet"),
+  draft: () => text("b_partname_draft"),
+  tape: () => text("b_partname_tape"),
+  bridge: () => text("b_partname_bridge"),
+  tubes: () => text("b_partname_tubes"),
+  readouts: () => text("b_partname_readouts"),
+  curve: () => text("b_partname_curve"),
+  mill: () => text("b_partname_mill"),
+  selfdraft: () => text("b_partname_selfdraft"),
+  parts: () => text("b_partname_parts"),
+  lab: () => text("b_partname_lab"),
+};
+const PART_TEXTS = {
+  drum: () => text("b_partdesc_drum"),
+  readhead: () => text("b_partdesc_readhead"),
+  mill: () => text("b_partdesc_mill"),
+  cabinet: () => text("b_partdesc_cabinet"),
+  draft: () => text("b_partdesc_draft"),
+  tape: () => text("b_partdesc_tape"),
+  bridge: () => text("b_partdesc_bridge"),
+  tubes: () => text("b_partdesc_tubes"),
+};
+// Chapters about the whole machine highlight nothing in particular.
+const WHOLE = new Set(["parts", "lab", "selfdraft"]);
+
+export class PartsView {
+  constructor(root, store) {
+    this.root = root;
+    this.store = store;
+    this.svg = root.querySelector("svg.b-machine");
+    this.groups = [...root.querySelectorAll(".b-part[data-part-name]")];
+    this.marked = [...root.querySelectorAll("[data-parts]")];
+    this.panels = [...root.querySelectorAll(".b-panel[data-parts]")];
+    this.info = root.querySelector(".b-part-info");
+    this.strip = root.querySelector(".b-strip");
+    this.back = root.querySelector(".b-back__link");
+    this.container = root.closest(".bench");
+  }
+
+  wire() {
+    const isolate = (part) => this.store.dispatch({ type: "isolate", part }).catch(() => {});
+    for (const g of this.groups) {
+      g.addEventListener("click", () => isolate(g.dataset.partName));
+      g.querySelector(".b-part-ring").addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          isolate(g.dataset.partName);
+        }
+      });
+    }
+    document.addEventListener("specdec:chapter", (event) => {
+      const { id, part } = event.detail || {};
+      if (id) this.back.setAttribute("href", "#" + id);
+      if (part) this.store.dispatch({ type: "focus", part }).catch(() => {});
+    });
+    if ("IntersectionObserver" in window) {
+      // Phones: the strip steps aside while the bench itself is on screen.
+      new IntersectionObserver((entries) => {
+        for (const e of entries) this.strip.classList.toggle("b-away", e.isIntersecting);
+      }).observe(this.root);
+    }
+  }
+
+  draw(ui, before) {
+    if (ui.isolate !== before.isolate) this.isolate(ui.isolate);
+    if (ui.focus !== before.focus) this.focus(ui.focus);
+  }
+
+  isolate(name) {
+    this.root.dataset.isolate = name;
+    this.svg.classList.toggle("b-isolating", Boolean(name));
+    for (const g of this.groups) {
+      const on = g.dataset.partName === name;
+      g.classList.toggle("b-isolated", on);
+      g.querySelector(".b-part-ring").setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    // A part with a panel of its own (the tape, the bridge, the tubes) marks that panel too.
+    for (const panel of this.panels) panel.classList.toggle("b-isolated-panel", Boolean(name) && panel.dataset.parts === name);
+    this.info.hidden = !name;
+    if (name) {
+      this.info.querySelector(".b-part-info__name").textContent = PART_NAMES[name]();
+      this.info.querySelector(".b-part-info__text").textContent = PART_TEXTS[name]();
+    }
+  }
+
+  // The sentence to announce for an isolation.
+  isolation(name) {
+    return name ? `${PART_NAMES[name]()}: ${PART_TEXTS[name]()}` : text("b_live_all_parts");
+  }
+
+  focus(part) {
+    this.root.dataset.focus = part;
+    this.svg.classList.toggle("b-exploded", part === "parts");
+    this.strip.querySelector(".b-strip__part").textContent = PART_NAMES[part] ? PART_NAMES[part]() : "";
+    let first = null;
+    for (const node of this.marked) {
+      const on = !WHOLE.has(part) && node.dataset.parts.split(" ").includes(part);
+      node.classList.toggle("b-focus", on);
+      if (on && !first && node.classList.contains("b-panel")) first = node;
+    }
+    if (part === "lab") first = this.root.querySelector(".b-controls");
+    if (first) this.reveal(first);
+  }
+
+  // Beside the text the bench scrolls on its own: bring a panel into view with its top showing.
+  reveal(node) {
+    const box = this.container;
+    if (!box || box.scrollHeight <= box.clientHeight + 4 || getComputedStyle(box).overflowY === "visible") return;
+    const outer = box.getBoundingClientRect();
+    const inner = node.getBoundingClientRect();
+    const whole = inner.top >= outer.top && inner.bottom <= outer.bottom;
+    const topShowing = inner.top >= outer.top && inner.top < outer.bottom;
+    if (whole || (topShowing && inner.height > outer.height)) return;
+    box.scrollTo({ top: Math.max(0, box.scrollTop + inner.top - outer.top - 8), behavior: motion.still ? "auto" : "smooth" });
+  }
+}

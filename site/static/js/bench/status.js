@@ -1,0 +1,116 @@
+// What the bench says about itself: Python starting, ready or failed (in readable words, the raw
+// detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
+// sim returns as codes with arguments and which are worded here in the page's language.
+import { el } from "./dom.js";
+import { format, text } from "./text.js";
+
+// The worker's start stages (sim-worker.js): "download" (the bytes of the runtime's files, counted)
+// and "start" always; the fallback adds "fallback", "package" and "model". Bytes are most of the
+// wait, so they fill 90 % of the bar and the stages after them the rest.
+const STAGES = ["download", "start", "fallback", "package", "model"];
+const megabytes = (bytes) => format.num((bytes || 0) / 1e6, 1);
+const STAGE_TEXT = {
+  download: (s) => (s.total
+    ? text("b_loading_download", { loaded: megabytes(s.loaded), total: megabytes(s.total) })
+    : text("b_loading_runtime")),
+  start: () => text("b_loading_start"),
+  fallback: () => text("b_loading_fallback"),
+  package: () => text("b_loading_package"),
+  model: () => text("b_loading_model"),
+};
+const share = (s) => (s.stage === "download"
+  ? 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0)
+  : 0.9 + (0.1 * (STAGES.indexOf(s.stage) + 1)) / (STAGES.length + 1));
+const FAILURES = {
+  no_wasm: () => text("b_fail_no_wasm"),
+  worker: () => text("b_fail_worker"),
+  wasm: () => text("b_fail_wasm"),
+  download: () => text("b_fail_download"),
+  start: () => text("b_fail_start"),
+  stalled: (f) => text("b_fail_stalled", { seconds: f.seconds }),
+  died: () => text("b_fail_died"),
+  message: () => text("b_fail_message"),
+};
+const LINK_MESSAGES = {
+  not_one_of: (m) => text("b_link_not_one_of", m),
+  not_yes_no: (m) => text("b_link_not_yes_no", m),
+  not_whole_number: (m) => text("b_link_not_whole_number", m),
+  out_of_range: (m) => text("b_link_out_of_range", m),
+  over_cap: (m) => text("b_link_over_cap", m),
+  given_twice: (m) => text("b_link_given_twice", m),
+};
+
+export class StatusView {
+  constructor(root, onRetry) {
+    this.box = root.querySelector(".b-status");
+    this.text = root.querySelector(".b-status__text");
+    this.bar = root.querySelector(".b-status__bar");
+    this.retry = root.querySelector(".b-retry");
+    this.detail = root.querySelector(".b-status__detail");
+    this.raw = root.querySelector(".b-status__raw");
+    this.retry.addEventListener("click", onRetry);
+    this.box.hidden = false;
+  }
+
+  show(kind, message, { progress = null, detail = "" } = {}) {
+    this.box.dataset.state = kind;
+    this.text.textContent = message;
+    this.bar.hidden = progress == null;
+    if (progress != null) this.bar.value = progress;
+    this.retry.hidden = kind !== "failed";
+    this.detail.hidden = !detail;
+    this.raw.textContent = detail;
+  }
+
+  readyMessage(runtime) {
+    return text("b_ready", { python: `Python ${runtime.python}` });
+  }
+
+  // status: {state: "loading" | "slow" | "linking" | "ready" | "failed" | "retrying", ...}.
+  // Returns the sentence to announce for a failure.
+  update(status) {
+    if (status.state === "loading") {
+      // The bar never moves back while Python starts (a retry starts it from 0 again).
+      const floor = this.box.dataset.state === "loading" ? this.bar.value : 0;
+      this.show("loading", STAGE_TEXT[status.stage](status), { progress: Math.max(floor, share(status) * this.bar.max) });
+    } else if (status.state === "slow") {
+      this.text.textContent = text("b_slow");
+    } else if (status.state === "linking") {
+      this.show("loading", text("b_loading_link"), { progress: this.bar.max });
+    } else if (status.state === "ready") {
+      this.show("ready", this.readyMessage(status.runtime));
+    } else if (status.state === "failed") {
+      const message = `${FAILURES[status.code](status)} ${text("b_fail_tail")}`;
+      this.show("failed", message, { detail: `${status.code}: ${status.detail}` });
+      return message;
+    } else if (status.state === "retrying") {
+      this.show("loading", text("b_retrying"), { progress: 0 });
+    }
+    return null;
+  }
+}
+
+export class LinkMessagesView {
+  constructor(root) {
+    this.box = root.querySelector(".b-urlerr");
+    this.list = root.querySelector(".b-urlerr__list");
+  }
+
+  // messages: the sim's [{code, param, value, used, args}] for a link (empty hides the box).
+  draw(messages) {
+    const lines = messages.map((m) => {
+      const vars = { param: m.param, value: m.value, used: shown(m.used), ...m.args };
+      if (m.args.values) vars.values = m.args.values.join(", ");
+      for (const name of ["min", "max"]) if (name in m.args) vars[name] = format.int(m.args[name]);
+      return LINK_MESSAGES[m.code](vars);
+    });
+    this.list.replaceChildren(...lines.map((line) => el("li", null, line)));
+    this.box.hidden = lines.length === 0;
+    return lines.length ? [text("b_url_error_title"), ...lines].join(" ") : null;
+  }
+}
+
+function shown(value) {
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return typeof value === "number" ? format.int(value) : String(value);
+}

@@ -1,0 +1,184 @@
+// The bench's one source of truth. Every change (a control, a button, a link, a chapter's
+// action) is an action object, applied in order through one queue; after each one the views
+// render from the state. The sim computes: a bench action goes to the worker as
+// act({state, action}) and comes back as the next state and its view (docs/bench-protocol.md).
+//
+// Public API (window.specdecBench, and startBench's return value):
+//   dispatch(action)  -> Promise of the result, once applied and drawn
+//   run([actions])    -> the actions queued in order at once; resolves when the last is done
+//   idle()            -> resolves when the queue is empty and nothing is running
+//   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus}}
+// Actions (bench ones are checked in Python: sim/bench/replay.py):
+//   {type: "set", name, value}          a setting (draft, gamma, greedy, batch, seed, rule)
+//   {type: "step", count?}              passes; {type: "step", until: "rejected" | "all_kept", max?}
+//                                       steps one pass at a time until the last pass had a
+//                                       rejected guess (or had none), at most max (default 50) passes
+//   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
+//   {type: "load", query: [[name, value], ...]}   a link's parameters; {type: "view", measure?} redraws
+//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part}
+// A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
+// so a slider dragged fast applies its last value once, in its place among the other actions.
+import { SimFailure } from "../sim-client.js";
+import { motion, pause } from "./anim.js";
+
+const BENCH_ACTIONS = new Set(["set", "step", "new_sentence", "round", "clear_tubes", "load", "view"]);
+const UNTIL = { rejected: (view) => view.pass && view.pass.rejected, all_kept: (view) => view.pass && !view.pass.rejected };
+const UNTIL_MAX = 50;
+
+// The part of an action Python reads (the rest steers the queue).
+function forPython({ type, name, value, count, query }) {
+  return { type, name, value, count, query };
+}
+
+export class Store {
+  constructor({ sim, state, view }) {
+    this.sim = sim;
+    this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "" } };
+    this.queue = [];
+    this.running = false;
+    this.live = false;
+    this.listeners = [];
+    this.idlers = [];
+  }
+
+  subscribe(listener) {
+    this.listeners.push(listener);
+  }
+
+  // Tell every view; an animating view returns a promise, and the queue waits for it.
+  async notify(change) {
+    await Promise.all(this.listeners.map((listener) => listener(change, this.state)));
+  }
+
+  getState() {
+    return this.state;
+  }
+
+  dispatch(action) {
+    return new Promise((resolve, reject) => {
+      const tail = this.queue[this.queue.length - 1];
+      if (action.type === "set" && tail && tail.phase === "act" && tail.action.type === "set" && tail.action.name === action.name) {
+        tail.action = action;
+        tail.waiters.push({ resolve, reject });
+      } else {
+        this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", passes: 0, reply: null });
+      }
+      this.pump();
+    });
+  }
+
+  run(actions) {
+    const done = actions.map((action) => this.dispatch(action));
+    return Promise.all(done).then((results) => results[results.length - 1]);
+  }
+
+  idle() {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idlers.push(resolve));
+  }
+
+  // The value a setting will have once the queue is through (a control shows it meanwhile).
+  pendingValue(name) {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const a = this.queue[i].action;
+      if (a.type === "set" && a.name === name) return a.value;
+    }
+    return undefined;
+  }
+
+  setLive(live) {
+    this.live = live;
+    if (live) this.pump();
+  }
+
+  async pump() {
+    if (this.running || !this.live) return;
+    this.running = true;
+    this.notify({ kind: "busy", busy: true });
+    while (this.queue.length && this.live) {
+      const item = this.queue[0];
+      let outcome;
+      try {
+        outcome = await this.apply(item);
+      } catch (error) {
+        if (error instanceof SimFailure) break; // the worker is gone: the item waits for Retry
+        this.queue.shift();
+        for (const w of item.waiters) w.reject(error);
+        await this.notify({ kind: "error", action: item.action, error });
+        continue;
+      }
+      if (outcome === "again") continue;
+      this.queue.shift();
+      await this.notify({ kind: "done", action: item.action, reply: item.reply });
+      for (const w of item.waiters) w.resolve(item.reply);
+    }
+    this.running = false;
+    this.notify({ kind: "busy", busy: false });
+    if (!this.queue.length) for (const resolve of this.idlers.splice(0)) resolve();
+  }
+
+  // Apply the head of the queue one stage at a time, so that a worker lost half-way resumes
+  // where it stopped: "act" (the state changes) then "measure" (readouts not yet measured).
+  async apply(item) {
+    const { action } = item;
+    if (!BENCH_ACTIONS.has(action.type)) {
+      item.reply = await this.local(action);
+      return "done";
+    }
+    if (item.phase === "act") {
+      const before = this.state;
+      // Readouts not yet measured are asked for next ("measure"), so the replay is drawn at once.
+      const measure = action.measure === true;
+      const reply = await this.sim.call("act", { state: before.bench, action: forPython(action), measure });
+      this.state = { ...before, bench: reply.state, view: reply.view };
+      item.reply = reply;
+      item.passes += 1;
+      item.phase = "measure";
+      await this.notify({ kind: "act", action, reply, before });
+    }
+    if (!this.state.view.readouts) {
+      await this.notify({ kind: "measuring", action });
+      const readouts = await this.sim.call("readouts", this.state.bench.settings);
+      this.state = { ...this.state, view: { ...this.state.view, readouts } };
+      await this.notify({ kind: "measured", action });
+    }
+    const until = action.type === "step" && UNTIL[action.until];
+    if (until && !until(this.state.view) && !item.reply.capped && item.passes < (action.max || UNTIL_MAX)) {
+      item.phase = "act";
+      return "again";
+    }
+    return "done";
+  }
+
+  // Actions of the page alone (not part of a link).
+  async local(action) {
+    const ui = { ...this.state.ui };
+    if (action.type === "play") ui.playing = true;
+    else if (action.type === "pause") ui.playing = false;
+    else if (action.type === "speed") ui.speed = action.value;
+    else if (action.type === "isolate") ui.isolate = action.part && action.part !== ui.isolate ? action.part : "";
+    else if (action.type === "focus") ui.focus = action.part || "";
+    else throw new Error(`unknown action type "${action.type}"`);
+    const before = this.state;
+    this.state = { ...before, ui };
+    await this.notify({ kind: "ui", action, before });
+    if (action.type === "play" && !before.ui.playing) this.play();
+    return { ui };
+  }
+
+  // Play: one pass after another while playing, each queued like a click on One step (so other
+  // actions take their turn between passes); stops at the tape's cap.
+  async play() {
+    while (this.state.ui.playing) {
+      await this.idle();
+      if (!this.state.ui.playing) break;
+      const reply = await this.dispatch({ type: "step", source: "play" }).catch(() => null);
+      if (!reply || reply.capped) {
+        await this.dispatch({ type: "pause", source: "play" });
+        break;
+      }
+      await pause(motion.still ? 700 : 350);
+      if (motion.still) await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+  }
+}

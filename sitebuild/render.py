@@ -1,0 +1,146 @@
+"""The build's heavy steps, imported only when something has to be built: read and check the
+content, count the models, compute the figures, render the sections, lay out the pages.
+
+`memo` (the development server's, kept between rebuilds) holds the products that depend only
+on the corpus and the code: the models, figures and the bench's first picture. The server
+restarts itself when code changes, so within one process they are keyed by the corpus alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import base_url as base_urls
+from . import content, diagrams, js_strings, pages, site_files
+from .counting import ModelFile, count_model
+from .errors import Namespace, boundary
+from .frontmatter import load_toml
+from .references import Sources, quoted_figures
+from .sections import render_section
+
+REPO = Path(__file__).resolve().parent.parent
+FIGURES_CODE = REPO / "sitebuild" / "figures"
+PICTURE_CODE = REPO / "sitebuild" / "bench_picture.py"
+
+
+@dataclass
+class Products:
+    """Everything the pages are made of, before anything is written."""
+
+    contents: dict
+    site: dict
+    sources: Sources
+    models: dict[str, ModelFile]
+    rendered: dict
+    templates: Path
+
+
+def _remember(memo: dict | None, kind: str, key, compute):
+    """compute(), or the value kept from the last build if its key is the same."""
+    if memo is None:
+        return compute()
+    kept = memo.get(kind)
+    if kept is None or kept[0] != key:
+        memo[kind] = (key, compute())
+    return memo[kind][1]
+
+
+def site_settings(site_folder: Path, base_url: str | None) -> dict:
+    meta_path = site_folder / "meta.toml"
+    meta = load_toml(meta_path)
+    base = base_urls.choose(base_url, meta, meta_path)
+    return {"base_url": base, "site_path": base_urls.site_path(base), "updated": meta["updated"].isoformat()}
+
+
+def figure_namespace(values: dict) -> Namespace:
+    return Namespace(values, "fig", "figure", "sitebuild/figures/",
+                     "use a figure computed in {defined_in}, or compute it there")
+
+
+def figure_texts(languages: dict) -> dict:
+    """Per language: every figure the chapters print, as text."""
+    from . import figures
+
+    with boundary(file=FIGURES_CODE):
+        raw = figures.compute(languages)
+    texts = {}
+    for lang in languages:
+        with boundary(page=f"the {lang} figures", file=FIGURES_CODE):
+            texts[lang] = figures.formatted(lang, raw[lang])
+    return texts
+
+
+def bench_pictures(languages: dict, strings: dict) -> dict:
+    """Per language: the bench's first picture, computed by the sim as the page's worker would."""
+    from . import bench_picture
+
+    pictures = {}
+    for lang, language in languages.items():
+        with boundary(page=f"the {lang} bench picture", file=PICTURE_CODE):
+            pictures[lang] = bench_picture.render(language, strings[lang])
+    return pictures
+
+
+def prepare(opts, memo: dict | None = None) -> Products:
+    """Read, check, count, compute and render everything the pages need (opts: pipeline.Options)."""
+    from sim.models import load_language  # after the content checks, so a broken sim surfaces later
+
+    contents = content.load_all(opts.site)
+    js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
+    site = site_settings(opts.site, opts.base_url)
+    site["alternates"] = pages.alternates(site["base_url"], contents)
+    sources = Sources.load(opts.site / "sources.toml")
+    paper = {lang: quoted_figures(opts.site / "quoted.toml", lang, sources) for lang in contents}
+
+    # Keyed by the corpus folder alone: a book whose bytes change fails its sha256 check first.
+    models = _remember(memo, "models", (str(opts.corpus), opts.download),
+                       lambda: {lang: count_model(lang, opts.corpus, opts.download) for lang in contents})
+    model_key = tuple(m.json_text for m in models.values())
+    languages = _remember(memo, "languages", model_key, lambda: {
+        lang: load_language(json.loads(m.json_text)) for lang, m in models.items()})
+    texts = _remember(memo, "figures", model_key, lambda: figure_texts(languages))
+    strings = {lang: dict(c.strings) for lang, c in contents.items()}
+    pictures = _remember(memo, "pictures", (model_key, json.dumps(strings, sort_keys=True)),
+                         lambda: bench_pictures(languages, strings))
+
+    first = next(iter(contents))
+    content.check_names(contents, {"figures": figure_namespace(texts[first]),
+                                   "quoted figures": paper[first], "citations": sources.ids})
+    content.check_all_parity(contents)
+
+    rendered = {}
+    for lang, language_content in contents.items():
+        values = {
+            "fig": figure_namespace(texts[lang]),
+            "paper": paper[lang],
+            "cite": sources.cite,
+            "diagram": diagrams.render,
+            "meta": {
+                **site,
+                "title": language_content.strings["site_title"],
+                "canonical": pages.full_page_url(site["base_url"], lang) or "",
+            },
+        }
+        sections = [render_section(s, values) for s in language_content.sections]
+        rendered[lang] = (sections, pictures[lang])
+    return Products(contents, site, sources, models, rendered, opts.templates)
+
+
+def write_pages(stage: Path, products: Products) -> None:
+    env = pages.environment(products.templates)
+    site = products.site
+    for route in pages.ROUTES:
+        target = stage / route.path / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with boundary(page=f"/{route.path}"):
+            if route.lang is None:
+                html = pages.render_index(env, route, products.contents, site)
+            else:
+                sections, picture = products.rendered[route.lang]
+                page_site = {**site, "sources": pages.source_list(products.sources, route.lang), "bench": picture}
+                html = pages.render_page(env, route, products.contents[route.lang], sections, page_site)
+        target.write_text(html, encoding="utf-8")
+    with boundary(page="/404.html and the crawlers' files"):
+        site_files.write(stage, env, products.contents, site)

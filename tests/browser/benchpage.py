@@ -1,0 +1,103 @@
+"""Driving the bench in a page: open it, wait for its state (never for a fixed time), read it back.
+
+The bench's public API (window.specdecBench: dispatch, run, idle, getState) is the page's own;
+these helpers use it to wait until the queue is idle and to read what the page shows.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlparse
+
+PYODIDE_TIMEOUT_MS = 120_000
+LIVE = "#b[data-mode=live][data-busy=false]"
+
+
+def open_bench(page, url: str):
+    page.goto(url)
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+
+
+def settle(page):
+    """Wait until the bench has applied every action it was given (the queue is idle)."""
+    page.wait_for_function("() => window.specdecBench !== undefined", timeout=PYODIDE_TIMEOUT_MS)
+    page.evaluate("() => window.specdecBench.idle()")
+
+
+def run(page, actions: list[dict]):
+    """Actions through the public API, in order; returns when they are applied and drawn."""
+    return page.evaluate("(actions) => window.specdecBench.run(actions)", actions)
+
+
+def bench_state(page) -> dict:
+    return page.evaluate("() => window.specdecBench.getState().bench")
+
+
+def reset(page, query: str = ""):
+    """The page as a fresh visit to `query` would leave it, without restarting Python: the
+    address bar gets the query and the bench loads it as it does at start."""
+    page.evaluate("""async (query) => {
+        history.replaceState(history.state, "", location.pathname + query);
+        const pairs = [...new URLSearchParams(query)];
+        const api = window.specdecBench;
+        await api.run([{ type: "pause" }, { type: "isolate", part: "" }, { type: "load", query: pairs }]);
+    }""", query)
+    settle(page)
+
+
+def soft_reload(page):
+    """The page's own link loaded again, through the same action the start uses."""
+    reset(page, urlparse(page.url).query and "?" + urlparse(page.url).query)
+
+
+def query_of(page) -> dict:
+    return dict(parse_qsl(urlparse(page.url).query, keep_blank_values=True))
+
+
+def snapshot(page) -> dict:
+    """Everything a reader can see change: tape, pass strip, tubes, readouts, controls, link."""
+    return page.evaluate("""() => {
+        const b = document.getElementById("b");
+        const texts = (sel) => [...b.querySelectorAll(sel)].map((e) => e.textContent);
+        const controls = {};
+        for (const input of b.querySelectorAll("form.b-controls [data-setting]")) {
+            const name = input.dataset.setting;
+            if (input.type === "radio") { if (input.checked) controls[name] = input.value; }
+            else controls[name] = input.type === "checkbox" ? input.checked : input.value;
+        }
+        return {
+            tape: texts(".b-tape .b-tok").join("|"),
+            count: b.querySelector(".b-tape-count").textContent,
+            slots: texts(".b-slot").join("|"),
+            tubes: texts(".b-tube-table tbody tr").join("|"),
+            readouts: b.querySelector(".b-readouts").textContent,
+            exact: texts(".b-exact-table tbody tr").join("|"),
+            controls,
+            values: texts("[data-value-of]"),
+            link: b.querySelector("a.b-link").getAttribute("href"),
+            seed: b.querySelector(".b-seed-value").textContent,
+            warnings: [...b.querySelectorAll(".b-rule-warning")].map((w) => !w.hidden),
+        };
+    }""")
+
+
+def tube_counts(page):
+    rows = page.locator("#b .b-tube-table tbody tr")
+    p, target, spec, kept, written = [], [], [], [], []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        p.append(float(row.get_attribute("data-p")))
+        target.append(int(row.locator(".b-n-target").inner_text()))
+        k = int(row.locator(".b-n-kept").inner_text())
+        w = int(row.locator(".b-n-written").inner_text())
+        kept.append(k)
+        written.append(w)
+        spec.append(k + w)
+    return p, target, spec, kept, written
+
+
+def build_platform() -> str:
+    """Where the build's CPython ran (the picture before Pyodide says so)."""
+    from sim.bench import runtime
+
+    return runtime()["platform"]

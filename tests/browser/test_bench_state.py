@@ -1,0 +1,177 @@
+"""One source of truth: whatever a reader does, fast, the page's own link reproduces what it shows.
+
+Property-style, with fixed seeds: 20 sequences of 30 actions (sliders, buttons, radios, the
+draft, greedy, Play, chapter actions through the public API) fired without waiting between
+them, in one page (so the readouts' measurements are shared; the controls are language-free). After each sequence the bench must be idle in a state whose link is in the address bar,
+and loading that link again must give the same tape, tubes, readouts and controls. The link is
+loaded again in the page through the action the page's start uses; every fifth sequence also
+reloads the page for real (a new worker and a new Python), which is what a reader's reload does.
+A second test loads every value each link parameter accepts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
+
+pytestmark = pytest.mark.browser
+
+SEQUENCES = 20
+ACTIONS = 30
+
+
+def random_actions(rng: random.Random, count: int) -> list[list]:
+    """Actions as a reader (or a chapter's button) would do them: [kind, value]."""
+    kinds = ["gamma", "gamma", "batch", "batch", "draft", "greedy", "rule", "step", "step", "new", "round",
+             "clear", "play", "chapter", "speed"]
+    out = []
+    for _ in range(count):
+        kind = rng.choice(kinds)
+        value = {
+            "gamma": rng.choice([1, 4, 8]),  # a few values, so that the readouts' measurements are shared
+            "batch": rng.choice([1, 64, 256, rng.randint(1, 256)]),
+            "draft": rng.choice(["bigram", "unigram", "same"]),
+            "rule": rng.choice(["exact", "typical", "replace_from_p"]),
+            "speed": rng.choice(["0.5", "1", "3"]),
+            "chapter": rng.randint(1, 5),
+        }.get(kind)
+        out.append([kind, value])
+    return out
+
+
+# Fires the actions as DOM events, one after another without waiting: the page sees them as
+# fast as a reader could possibly act, and the queue has to put them in order.
+FIRE = """(actions) => {
+    const b = document.getElementById("b");
+    const q = (sel) => b.querySelector(sel);
+    const input = (el, value, type) => { el.value = String(value); el.dispatchEvent(new Event(type, { bubbles: true })); };
+    for (const [kind, value] of actions) {
+        if (kind === "gamma" || kind === "batch") input(q(`input[name=${kind}]`), value, "input");
+        else if (kind === "draft") input(q("select[name=draft]"), value, "change");
+        else if (kind === "speed") input(q("select[name=speed]"), value, "change");
+        else if (kind === "greedy") q("input[name=greedy]").click();
+        else if (kind === "rule") q(`input[name=rule][value=${value}]`).click();
+        else if (kind === "step") q("button.b-step").click();
+        else if (kind === "new") q("button.b-new").click();
+        else if (kind === "round") q("button.b-round").click();
+        else if (kind === "clear") q("button.b-clear").click();
+        else if (kind === "play") q("button.b-play").click();
+        else window.specdecBench.run([{ type: "round", count: value },  // a chapter's "Try it"
+            { type: "step", until: value % 2 ? "rejected" : "all_kept", max: 4 }]);
+    }
+}"""
+
+
+def stop_playing(page):
+    page.evaluate("() => window.specdecBench.dispatch({ type: 'pause' })")
+    settle(page)
+
+
+def test_rapid_actions_leave_a_state_their_link_reproduces(browser, site_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{site_url}en/specdec/")
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+        settle(page)
+        for seq in range(SEQUENCES):
+            rng = random.Random(1000 + seq)
+            reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
+            done = random_actions(rng, ACTIONS)
+            page.evaluate(FIRE, done)
+            stop_playing(page)
+            state = bench_state(page)
+            before = snapshot(page)
+            # The address bar, the share link and the controls all say the state.
+            query = query_of(page)
+            assert before["link"] == "?" + page.url.split("?", 1)[1].split("#")[0], seq
+            assert int(query["steps"]) == state["steps"] and int(query["rounds"]) == state["rounds"], seq
+            for name, value in state["settings"].items():
+                assert query[name] == (("1" if value else "0") if isinstance(value, bool) else str(value)), (seq, name)
+            shown = before["controls"]
+            assert shown["gamma"] == str(state["settings"]["gamma"]) and shown["batch"] == str(state["settings"]["batch"])
+            assert shown["draft"] == state["settings"]["draft"] and shown["rule"] == state["settings"]["rule"]
+            assert shown["greedy"] == state["settings"]["greedy"] and before["seed"] == str(state["settings"]["seed"])
+            # Loading the link again shows the same bench.
+            soft_reload(page)
+            assert snapshot(page) == before, (seq, done)
+            if seq % 5 == 4:
+                page.reload()
+                page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+                settle(page)
+                assert snapshot(page) == before, (seq, done)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def accepted_values(p: dict) -> list[str]:
+    """Every value a link accepts for a parameter, as typed (the seed: its edges and a spread)."""
+    if p["kind"] == "choice":
+        return p["values"] + [v.upper() for v in p["values"]]
+    if p["kind"] == "bool":
+        return ["", "1", "0", "true", "false", "yes", "no", "on", "off", "TRUE", "Off"]
+    if p["max"] - p["min"] <= 300:
+        return [str(v) for v in range(p["min"], p["max"] + 1)]
+    return [str(v) for v in (p["min"], p["min"] + 1, 12345, 2**31, p["max"] - 1, p["max"])] + ["007"]
+
+
+def test_every_accepted_value_of_every_link_parameter(shared_bench):
+    """Each loads without a page error or a message, the controls show it, and a following
+    control change updates the address bar. The loop runs in the page (one round trip per
+    parameter); it loads each value the way the page's start does."""
+    page = shared_bench("en")
+    page.console_errors.clear()
+    spec = page.evaluate("() => JSON.parse(document.getElementById('bench-state').textContent).spec")
+    for p in spec["parameters"]:
+        problems = page.evaluate("""async ([p, values]) => {
+            const api = window.specdecBench;
+            const b = document.getElementById("b");
+            const problems = [];
+            for (const value of values) {
+                const query = value === "" ? `?${p.name}` : `?${p.name}=${value}`;
+                history.replaceState(history.state, "", location.pathname + query);
+                await api.run([{ type: "load", query: [...new URLSearchParams(query)] }]);
+                const state = api.getState().bench;
+                const got = p.role === "setting" ? state.settings[p.name] : state[p.name];
+                const wanted = p.kind === "int" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
+                if (!b.querySelector(".b-urlerr").hidden) problems.push(`${query}: a message`);
+                if (got !== wanted) problems.push(`${query}: the bench holds ${got}`);
+                const control = b.querySelector(`[data-setting=${p.name}]:not([type=radio])`);
+                if (control && control.type !== "checkbox" && control.value !== String(got)) problems.push(`${query}: the control shows ${control.value}`);
+                if (p.name === "rule" && !b.querySelector(`input[name=rule][value=${got}]`).checked) problems.push(`${query}: no radio`);
+                const batch = state.settings.batch === 2 ? 3 : 2;
+                const slider = b.querySelector("input[name=batch]");
+                slider.value = String(batch);
+                slider.dispatchEvent(new Event("input", { bubbles: true }));
+                await api.idle();
+                if (new URLSearchParams(location.search).get("batch") !== String(batch)) problems.push(`${query}: the link kept its batch`);
+            }
+            return problems;
+        }""", [p, accepted_values(p)])
+        assert problems == [], (p["name"], problems[:5])
+    assert not page.console_errors, page.console_errors
+
+
+def test_the_queue_replaces_a_waiting_slider_value(shared_bench):
+    """A slider dragged fast is applied with its last value, once, in its place in the queue."""
+    page = shared_bench("zh")
+    reset(page)
+    applied = page.evaluate("""async () => {
+        const api = window.specdecBench;
+        const seen = [];
+        const slow = api.dispatch({ type: "step" });
+        const values = [2, 3, 4, 5, 6, 7, 8].map((g) => api.dispatch({ type: "set", name: "gamma", value: g }));
+        const after = api.dispatch({ type: "new_sentence" });
+        const results = await Promise.all([slow, ...values, after]);
+        for (const r of results) seen.push(r.state.settings.gamma);
+        return seen;
+    }""")
+    # The first set may already have started; every later one waited and was replaced by 8.
+    assert applied[-1] == 8 and applied[-2] == 8
+    state = bench_state(page)
+    assert state["settings"]["gamma"] == 8 and state["settings"]["seed"] == 2 and state["steps"] == 1

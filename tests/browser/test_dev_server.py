@@ -1,0 +1,146 @@
+"""`build.py serve` as an author uses it: save a chapter, and the open page shows it.
+
+The server runs as the real command, in a copy of the project in a temporary folder, so the
+test edits the copy's chapters and never the project's own site/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from corpus.sources import corpus_dir
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+PROJECT_FILES = ("build.py", "sitebuild", "sim", "corpus", "site", "templates",
+                 "package-lock.json", "requirements.lock", "pyproject.toml")
+SERVING = re.compile(r"serving (http://127\.0\.0\.1:\d+/)")
+
+
+class DevServer:
+    """`python build.py serve` in a project copy, its terminal output collected as it comes."""
+
+    def __init__(self, project: Path):
+        self.project = project
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "build.py", "serve", "--port", "0", "--corpus", str(corpus_dir())],
+            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        threading.Thread(target=self._collect, daemon=True).start()
+        self.url = self.wait_for_line(SERVING, 180).group(1)
+
+    def _collect(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for_line(self, pattern: re.Pattern, timeout: float, after: int = 0) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines[after:]:
+                if match := pattern.search(line):
+                    return match
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError("the dev server did not print " + pattern.pattern + ":\n" + "\n".join(self.lines))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def dev_server(tmp_path_factory):
+    project = tmp_path_factory.mktemp("project")
+    for name in PROJECT_FILES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, project / name)
+    (project / "node_modules").symlink_to(REPO / "node_modules")
+    server = DevServer(project)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def author_page(browser, dev_server):
+    """The English page, open in a browser, with Python kept from starting (not under test here:
+    the rebuild gets the processor)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.csp_errors = []
+    page.on("console", lambda m: "Content Security Policy" in m.text and page.csp_errors.append(m.text))
+    page.route("**/pyodide/**", lambda route: route.abort())
+    with page.expect_response(lambda r: "/__specdec__/events" in r.url):
+        page.goto(dev_server.url + "en/specdec/")
+    yield page
+    context.close()
+
+
+def chapter(project: Path) -> Path:
+    return sorted((project / "site" / "en").glob("0*.md"))[0]
+
+
+def test_a_saved_chapter_shows_in_the_open_page_within_3_seconds(author_page, dev_server):
+    path = chapter(dev_server.project)
+    original = path.read_text(encoding="utf-8")
+    sentence = f"A sentence the author just saved ({time.time_ns()})."
+    try:
+        started = time.monotonic()
+        path.write_text(original + f"\n{sentence}\n", encoding="utf-8")
+        expect(author_page.get_by_text(sentence)).to_be_visible(timeout=3000)
+        print(f"saved to shown: {time.monotonic() - started:.2f} s")
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert author_page.csp_errors == []
+
+
+def test_a_failed_rebuild_shows_in_the_page_and_the_last_good_site_stays(author_page, dev_server):
+    path = chapter(dev_server.project)
+    original = path.read_text(encoding="utf-8")
+    heading = author_page.locator("h2").first.inner_text()
+    seen = len(dev_server.lines)
+    try:
+        path.write_text(original + "\nHalf is $\\frac{1$.\n", encoding="utf-8")
+        overlay = author_page.locator("#specdec-dev-overlay")
+        expect(overlay).to_be_visible(timeout=5000)
+        expect(overlay).to_contain_text("is never closed")
+        expect(overlay).to_contain_text(f"{path.name}:")
+        dev_server.wait_for_line(re.compile(r"^build failed: .*never closed"), 5, after=seen)
+        assert author_page.locator("h2").first.inner_text() == heading  # the last good page, still there
+        assert author_page.request.get(dev_server.url + "en/specdec/").ok
+    finally:
+        path.write_text(original, encoding="utf-8")
+    expect(author_page.locator("#specdec-dev-overlay")).to_have_count(0, timeout=5000)
+    assert author_page.csp_errors == []
+
+
+def test_a_code_change_restarts_the_server_and_the_page_reconnects(author_page, dev_server):
+    """Python modules cannot be reloaded in place: the server runs itself again, same port."""
+    module = dev_server.project / "sim" / "__init__.py"
+    original = module.read_text(encoding="utf-8")
+    seen = len(dev_server.lines)
+    try:
+        with author_page.expect_navigation(timeout=60_000):  # the page reloads once the new site is built
+            module.write_text(original + "\n# an edit\n", encoding="utf-8")
+            dev_server.wait_for_line(re.compile(r"code changed \(sim/__init__\.py\): restarting"), 10, after=seen)
+        dev_server.wait_for_line(re.compile(r"^serving " + re.escape(dev_server.url)), 5, after=seen)
+    finally:
+        module.write_text(original, encoding="utf-8")
+    dev_server.wait_for_line(re.compile(r"^serving "), 60, after=len(dev_server.lines) - 1)
+    assert dev_server.process.poll() is None

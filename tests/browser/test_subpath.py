@@ -1,0 +1,79 @@
+"""The site hosted under a sub-path, as a course server would (https://example.org/courses/specdec/):
+built with that base URL, served at /courses/specdec/ with the production headers, and used as
+a reader would: the bench runs a step in Pyodide, the links and the 404 page stay inside, and
+no request leaves the sub-path or the origin."""
+
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from sitebuild.serve import make_server
+
+pytestmark = pytest.mark.browser
+
+PYODIDE_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture(scope="module")
+def sub_url(base_url_site, published_at):
+    prefix = urlsplit(published_at).path
+    server = make_server(base_url_site, "127.0.0.1", 0, verbose=False, prefix=prefix)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+    server.shutdown()
+    server.server_close()
+
+
+def outside(page, sub_url) -> list[str]:
+    return [u for u in page.requests_seen if not u.startswith(sub_url)]
+
+
+def test_the_bench_runs_under_a_sub_path(page, sub_url):
+    response = page.goto(f"{sub_url}en/specdec/")
+    assert response.status == 200
+    assert "frame-ancestors 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS)
+    page.locator("#b button.b-step").click()
+    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+    assert not outside(page, sub_url), outside(page, sub_url)
+    assert any(u.startswith(f"{sub_url}pyodide/") and u.endswith(".wasm") for u in page.requests_seen)
+    assert not page.console_errors, page.console_errors
+
+
+def test_the_embed_runs_under_a_sub_path(page, sub_url):
+    response = page.goto(f"{sub_url}embed/zh/specdec/")
+    assert "frame-ancestors *" in response.headers["content-security-policy"]
+    page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS)
+    assert not outside(page, sub_url), outside(page, sub_url)
+    assert not page.console_errors, page.console_errors
+
+
+def test_the_chooser_and_the_language_switch_stay_inside(page, sub_url):
+    page.goto(sub_url)
+    page.locator('a[hreflang="zh-Hans"]').click()
+    page.wait_for_url(f"{sub_url}zh/specdec/**")
+    page.locator("a[data-lang-switch]").click()
+    page.wait_for_url(f"{sub_url}en/specdec/**")
+    page.locator(".site-header__home").click()
+    page.wait_for_url(sub_url)
+    page.wait_for_load_state("networkidle")
+    assert not outside(page, sub_url), outside(page, sub_url)
+
+
+@pytest.mark.parametrize("missing", ["no-such-page", "en/specdec/chapter/typo", "embed/zh/specdec/x/y/z.html"])
+def test_the_404_page_works_at_any_depth(page, sub_url, missing):
+    response = page.goto(sub_url + missing)
+    assert response.status == 404
+    expect(page.locator("h1")).to_contain_text("Page not found")
+    expect(page.locator("h1")).to_contain_text("找不到这个页面")
+    # Its style sheet loaded (the chooser's card layout), from inside the sub-path.
+    assert page.locator(".index__langs a").first.evaluate("a => getComputedStyle(a).display") == "block"
+    page.wait_for_load_state("networkidle")
+    assert not outside(page, sub_url), outside(page, sub_url)
+    page.locator('.index__langs a[hreflang="zh-Hans"]').click()
+    page.wait_for_url(f"{sub_url}zh/specdec/")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"

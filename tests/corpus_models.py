@@ -1,0 +1,33 @@
+"""The real models, counted once per test session from the shared corpus, for every test that needs them.
+
+Built in memory through the corpus package exactly as the site build does (read the verified
+books, tokenise, count, export to JSON, parse). tests/conftest.py wraps them as fixtures
+(sim_model_docs, sim_languages, en, zh); plain helpers (tests/test_figures.py) call these.
+Imported by name (tests/ is on the path when pytest loads tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+LANGS = ("en", "zh")
+
+
+@lru_cache(maxsize=None)
+def model_json(lang: str) -> str:
+    from corpus.sources import corpus_dir
+    from sitebuild.counting import count_model
+
+    return count_model(lang, corpus_dir()).json_text
+
+
+def model_doc(lang: str) -> dict:
+    return json.loads(model_json(lang))
+
+
+@lru_cache(maxsize=None)
+def language(lang: str):
+    from sim.models import load_language
+
+    return load_language(model_doc(lang))

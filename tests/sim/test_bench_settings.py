@@ -1,0 +1,127 @@
+"""The bench's parameters and links (sim/bench/settings.py): every accepted value, every message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bench_calls import error, ok
+
+from sim import bench
+from sim.bench import settings as st
+from sim.session import Session
+
+
+@pytest.fixture(scope="module")
+def session(sim_languages):
+    return Session(sim_languages["en"])
+
+
+def link(session, *pairs):
+    return ok(session, "link", {"query": [list(p) for p in pairs]})
+
+
+def spellings(p) -> list[tuple[str, object]]:
+    """Every spelling a link accepts for a parameter, with the value it means (ints: every value
+    of small ranges, the edges and a spread of the seed's), as typed in a link."""
+    if p.kind == "choice":
+        return [(s, v) for v in p.values for s in (v, v.upper(), v.capitalize(), f" {v} ")]
+    if p.kind == "bool":
+        words = {True: ["", "1", "true", "yes", "on"], False: ["0", "false", "no", "off"]}
+        return [(s, v) for v, ws in words.items() for w in ws for s in {w, w.upper(), w.title()}]
+    if p.high - p.low <= 300:
+        values = range(p.low, p.high + 1)
+    else:
+        values = sorted({p.low, p.low + 1, p.high - 1, p.high, *range(p.low, p.high, 65_537 * 997)})
+    return [(str(v), v) for v in values] + [(f"00{p.low + 1}", p.low + 1), (f" {p.high} ", p.high)]
+
+
+@pytest.mark.parametrize("p", st.PARAMETERS, ids=lambda p: p.name)
+def test_every_accepted_value_of_every_parameter(session, p):
+    for spelled, value in spellings(p):
+        got = link(session, (p.name, spelled))
+        assert got["messages"] == [], (p.name, spelled, got["messages"])
+        state = got["state"]
+        assert (state["settings"] if p.role == "setting" else state)[p.name] == value
+        # The canonical link of that state reads back to the same state.
+        canonical = [pair.split("=") for pair in ok(session, "act", {"action": {"type": "load", "query": [
+            [p.name, spelled]]}, "measure": False})["view"]["link"][1:].split("&")]
+        assert link(session, *canonical)["state"] == state
+
+
+def test_defaults_and_ignored_names(session):
+    got = link(session)
+    assert got == {"state": st.default_state(), "messages": [], "ignored": []}
+    got = link(session, ("utm_source", "x"), ("chapter", "exact"), ("gamma", "6"), ("utm_source", "y"))
+    assert got["ignored"] == ["utm_source", "chapter"] and got["state"]["settings"]["gamma"] == 6
+
+
+@pytest.mark.parametrize("param, value, code", [
+    ("gamma", "0", "out_of_range"), ("gamma", "9", "out_of_range"), ("gamma", "4.5", "not_whole_number"),
+    ("gamma", "-1", "not_whole_number"), ("gamma", "four", "not_whole_number"), ("batch", "0", "out_of_range"),
+    ("batch", "257", "out_of_range"), ("seed", "4294967296", "out_of_range"), ("seed", "-3", "not_whole_number"),
+    ("seed", "1e3", "not_whole_number"), ("draft", "trigram", "not_one_of"), ("draft", "", "not_one_of"),
+    ("rule", "medusa", "not_one_of"), ("greedy", "maybe", "not_yes_no"), ("steps", "x", "not_whole_number"),
+])
+def test_a_bad_value_falls_back_to_the_default_and_is_named(session, param, value, code):
+    got = link(session, (param, value), ("gamma", "6") if param != "gamma" else ("batch", "3"))
+    p = st.BY_NAME[param]
+    used = got["state"]["settings"][param] if p.role == "setting" else got["state"][param]
+    assert used == p.default
+    assert got["messages"] == [{"code": code, "param": param, "value": value, "used": p.default,
+                                "args": got["messages"][0]["args"]}]
+    args = got["messages"][0]["args"]
+    if code in ("out_of_range", "not_whole_number"):
+        assert args == {"min": p.low, "max": p.high}
+    if code == "not_one_of":
+        assert args == {"values": list(p.values)}
+    good = ("gamma", 6) if param != "gamma" else ("batch", 3)
+    assert got["state"]["settings"][good[0]] == good[1]  # the good ones still count
+
+
+def test_counters_past_their_cap_are_cut_to_it_and_say_so(session):
+    got = link(session, ("steps", "500"), ("rounds", "101"))
+    assert got["state"]["steps"] == bench.MAX_STEPS and got["state"]["rounds"] == bench.MAX_ROUNDS
+    assert [(m["code"], m["param"], m["used"], m["args"]) for m in got["messages"]] == [
+        ("over_cap", "steps", bench.MAX_STEPS, {"max": bench.MAX_STEPS}),
+        ("over_cap", "rounds", bench.MAX_ROUNDS, {"max": bench.MAX_ROUNDS})]
+
+
+def test_values_are_quoted_as_typed_and_cut(session):
+    huge = "9" * 10_000
+    got = link(session, ("gamma", "4\x00"), ("batch", huge), ("draft", "é" * 60 + "\x7f"))
+    shown = {m["param"]: m["value"] for m in got["messages"]}
+    assert shown["gamma"] == "4\u2400"  # control characters are drawn, never hidden or escaped
+    assert shown["batch"] == "9" * st.LINK_VALUE_SHOWN + "…"
+    assert shown["draft"] == "é" * st.LINK_VALUE_SHOWN + "…"
+    assert len(json.dumps(got, ensure_ascii=False)) < 2_000  # a 10 KB value is never echoed whole
+    assert {m["code"] for m in got["messages"]} == {"not_whole_number", "out_of_range", "not_one_of"}
+
+
+def test_a_parameter_given_twice_is_read_once_and_the_message_says_which(session):
+    got = link(session, ("gamma", "3"), ("draft", "unigram"), ("gamma", "7"), ("gamma", "x"))
+    assert got["state"]["settings"]["gamma"] == 3
+    assert got["messages"] == [{"code": "given_twice", "param": "gamma", "value": None, "used": 3,
+                                "args": {"count": 3}}]
+
+
+def test_commands_refuse_what_links_forgive(session):
+    """JSON from the page is strict: the page sends what the sim returned."""
+    assert error(session, "act", {"state": {"settings": {"gamma": "4"}}, "action": {"type": "view"}})["param"] == "gamma"
+    assert error(session, "act", {"state": {"steps": 201}, "action": {"type": "view"}})["param"] == "steps"
+    assert error(session, "act", {"state": [], "action": {"type": "view"}})["param"] == "state"
+
+
+def test_the_spec_carries_every_limit_and_value(session):
+    spec = ok(session, "spec")
+    by_name = {p["name"]: p for p in spec["parameters"]}
+    assert list(by_name) == [p.name for p in st.PARAMETERS]
+    assert by_name["gamma"]["min"] == 1 and by_name["gamma"]["max"] == bench.MAX_GAMMA
+    assert by_name["batch"]["max"] == bench.MAX_BATCH and by_name["seed"]["max"] == bench.MAX_SEED
+    assert by_name["steps"]["max"] == bench.MAX_STEPS and by_name["rounds"]["max"] == bench.MAX_ROUNDS
+    assert by_name["rule"]["values"] == list(bench.RULES)
+    assert by_name["rule"]["exact"] == {"exact": True, "typical": False, "replace_from_p": False}
+    assert spec["seed_modulus"] == bench.MAX_SEED + 1
+    assert spec["verdicts"] == ["kept", "rejected", "void"]
+    assert spec["default_state"] == st.default_state()
+    assert spec["layout"]["slots"] == bench.MAX_GAMMA + 1

@@ -1,0 +1,262 @@
+"""Broken inputs, one per row: each fails the build with one line naming the file, the line in
+that file's own numbering, what is wrong and the fix, and leaves the previous site untouched.
+
+Each row breaks a private copy of site/ or templates/ (the `project` fixture) and returns the
+message it expects, with {site} and {templates} for the copies' folders and `…` where the text
+depends on names the content defines (the nearest figures, for example).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sitebuild.errors import BuildError
+from sitebuild.pipeline import Options, build
+
+TOML_VALUE = 'a value is a "quoted string", a number, true or false, a date, [a, list] or {a = table}'
+PARITY = "both languages compute, quote, cite, link and draw the same things in each section"
+LATEX = "write LaTeX that latex2mathml accepts, e.g. $\\frac{a}{b}$, $x_{i}^{2}$"
+
+
+def chapter(site: Path, lang: str = "en") -> Path:
+    return sorted((site / lang).glob("0*.md"))[0]
+
+
+def insert_line(path: Path, number: int, text: str) -> int:
+    """Insert text as line `number` of the file; return that number."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines.insert(number - 1, text)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return number
+
+
+def append_paragraph(path: Path, text: str) -> int:
+    """Add a paragraph at the end of a chapter; return its line."""
+    body = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    path.write_text(body + text + "\n", encoding="utf-8")
+    return body.count("\n") + 1
+
+
+def drop_line(path: Path, pattern: str) -> None:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    path.write_text("\n".join(l for l in lines if not re.match(pattern, l)), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    return next(i for i, l in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if needle in l)
+
+
+def rel(path: Path, opts: Options) -> str:
+    return "{site}/" + path.relative_to(opts.site).as_posix()
+
+
+# --- the rows -----------------------------------------------------------------------------------
+
+
+def bad_toml_value(o: Options) -> str:
+    path = chapter(o.site)
+    line = insert_line(path, 2, "subtitle = ")
+    return f"{rel(path, o)}:{line}: the front matter is not valid TOML (invalid value); {TOML_VALUE}"
+
+
+def unterminated_string(o: Options) -> str:
+    path = chapter(o.site)
+    line = insert_line(path, 3, 'subtitle = """never closed')
+    return (f"{rel(path, o)}:{line}: the front matter is not valid TOML (unterminated string); "
+            'close the quote; text over several lines goes in """triple quotes"""')
+
+
+def front_matter_never_closed(o: Options) -> str:
+    path = chapter(o.site)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("\n+++\n", "\n\n", 1), encoding="utf-8")
+    return f"{rel(path, o)}:1: the front matter is never closed; end it with a line holding only '+++'"
+
+
+def missing_caption(o: Options) -> str:
+    path = chapter(o.site, "zh")
+    drop_line(path, r"caption\s*=")
+    return f"{rel(path, o)}:1: the front matter lacks caption; a chapter needs caption, part, title"
+
+
+def badly_named_file(o: Options) -> str:
+    (o.site / "en" / "1-intro.md").write_text('+++\ntitle = "x"\n+++\n', encoding="utf-8")
+    return ("{site}/en/1-intro.md: content files are named NN-anchor.md; "
+            "rename it, e.g. 01-onebyone.md (two digits, a dash, a lower-case anchor)")
+
+
+def unknown_figure_in_a_caption(o: Options) -> str:
+    for lang in ("en", "zh"):
+        path = chapter(o.site, lang)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace('caption = "', 'caption = "{{ fig.batch_sise }} ', 1), encoding="utf-8")
+    path = chapter(o.site)
+    return (f"{rel(path, o)}:{line_of(path, 'caption =')}: unknown figure fig.batch_sise (nearest known: batch…); "
+            f"{FIGURE_FIX}")
+
+
+def figure_in_one_language_only(o: Options) -> str:
+    path = chapter(o.site, "zh")
+    line = append_paragraph(path, "{{ fig.batch }}")
+    other = chapter(o.site).name
+    return f"{rel(path, o)}:{line}: uses fig.batch, which en/{other} does not; {PARITY}"
+
+
+def missing_interface_string(o: Options) -> str:
+    path = o.site / "zh" / "strings.toml"
+    drop_line(path, r"toc_title\s*=")
+    line = line_of(o.site / "en" / "strings.toml", "toc_title =")
+    return (f"{{site}}/zh/strings.toml: no key toc_title (en/strings.toml:{line} has it); "
+            "every language's strings.toml has the same keys")
+
+
+def missing_chapter_file(o: Options) -> str:
+    path = sorted((o.site / "zh").glob("*.md"))[-1]
+    path.unlink()
+    return f"{rel(path, o)}: missing, but en has {path.name}; every language has the same content files"
+
+
+def template_string_missing_everywhere(o: Options) -> str:
+    for lang in ("en", "zh"):
+        drop_line(o.site / lang / "strings.toml", r"skip_to_content\s*=")
+    page = o.templates / "page.html"
+    return (f"{{templates}}/page.html:{line_of(page, 't.skip_to_content')}: unknown interface string "
+            "t.skip_to_content (…); add skip_to_content = \"…\" to every language's strings.toml "
+            "(while building /en/specdec/)")
+
+
+def script_string_missing(o: Options) -> str:
+    js = o.site / "static" / "js" / "extra.js"
+    js.write_text('// reads one string\nexport const label = () => text("no_such_label");\n', encoding="utf-8")
+    return ("{site}/static/js/extra.js:2: the script reads interface string 'no_such_label', which en lacks; "
+            "add no_such_label = \"…\" to every language's strings.toml (missing from en/strings.toml)")
+
+
+def bad_strings_toml(o: Options) -> str:
+    path = o.site / "en" / "strings.toml"
+    line = insert_line(path, 2, 'broken = "no end')
+    return (f"{{site}}/en/strings.toml:{line}: not valid TOML (illegal character '\\n'); "
+            'close the quote on the same line, or use """triple quotes""" for several lines')
+
+
+def faq_links_nowhere(o: Options) -> str:
+    paths = [p for p in sorted((o.site / "en").glob("*.md")) if "[[faq]]" in p.read_text(encoding="utf-8")]
+    path = paths[0]
+    text = path.read_text(encoding="utf-8")
+    anchor = re.search(r'chapter = "([^"]+)"', text).group(1)
+    path.write_text(text.replace(f'chapter = "{anchor}"', f'chapter = "{anchor}x"', 1), encoding="utf-8")
+    line = line_of(path, f'chapter = "{anchor}x"')
+    return (f"{rel(path, o)}:{line}: FAQ question 1 links to chapter "
+            f"'{anchor}x', which no section has; use a section's anchor (nearest: {anchor}…)")
+
+
+FIGURE_FIX = "use a figure computed in sitebuild/figures/, or compute it there"
+# Rows that add one paragraph to the first English chapter (or, with "both", to the first chapter
+# of both languages, so that they still agree): (name, the paragraph, the message after "file:line: ").
+PARAGRAPHS = [
+    ("unknown_figure_in_one_language", "Read {{ fig.ms_per_tokn }} here.",
+     f"unknown figure fig.ms_per_tokn (nearest known: ms_per_token…); {FIGURE_FIX}"),
+    ("unknown_quoted_figure", "{{ paper.no_such_paper_figure }}",
+     "unknown quoted figure paper.no_such_paper_figure (…); "
+     "add [no_such_paper_figure] with its value and source to site/quoted.toml"),
+    ("latex_without_superscript", "A formula $x^$ is broken.", f"$x^$: a ^ or _ has nothing after it; {LATEX}"),
+    ("unclosed_fraction", "Half is $\\frac{1$ here.",
+     f"'{{' at character 6 of $\\frac{{1$ is never closed; {LATEX}"),
+    ("fraction_without_denominator", "$$\n\\frac{1}\n$$",
+     f"$\\frac{{1}}$ is incomplete: \\frac{{…}}{{…}} needs a numerator and a denominator, it has 1; {LATEX}"),
+    ("unknown_latex_command", "Cost $\\gama c + 1$ per step.",
+     f"$\\gama c + 1$ uses \\gama, a command latex2mathml does not know; {LATEX}"),
+    ("unknown_citation", '{{ cite("leviathan2O23") }}',
+     "unknown source 'leviathan2O23' (nearest known: leviathan2023…); add it to site/sources.toml, or cite one "
+     "listed there", "both"),
+    ("jinja_syntax_in_a_chapter", "A figure {{ fig.batch",
+     "template syntax: unexpected end of template, expected 'end of print statement'; "
+     "see https://jinja.palletsprojects.com/templates/", "both"),
+]
+
+
+def paragraph_row(name: str, paragraph: str, message: str, languages: str = "en"):
+    def row(o: Options) -> str:
+        if languages == "both":
+            append_paragraph(chapter(o.site, "zh"), paragraph)
+        path = chapter(o.site)
+        return f"{rel(path, o)}:{append_paragraph(path, paragraph)}: {message}"
+
+    row.__name__ = name
+    return row
+
+
+def base_url_in_meta_not_http(o: Options) -> str:
+    meta = o.site / "meta.toml"
+    line = append_paragraph(meta, 'base_url = "ftp://example.org/specdec/"')
+    return (f"{rel(meta, o)}:{line}: base_url 'ftp://example.org/specdec/' is not an http:// or https:// "
+            "address; give the address the site's root is published at, e.g. https://example.org/courses/specdec/, "
+            "or remove the line to publish without one")
+
+
+def base_url_option_with_a_query(o: Options) -> str:
+    o.base_url = "https://example.org/specdec/?lang=en"
+    return ("--base-url 'https://example.org/specdec/?lang=en' has a ?query or #fragment; the base URL is a "
+            "folder; give the address the site's root is published at, e.g. https://example.org/courses/specdec/")
+
+
+ROWS = [
+    base_url_in_meta_not_http, base_url_option_with_a_query,
+    bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
+    unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
+    template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
+] + [paragraph_row(*row) for row in PARAGRAPHS]
+
+
+def expected_pattern(expected: str, o: Options) -> str:
+    text = expected.replace("{site}", str(o.site)).replace("{templates}", str(o.templates))
+    return ".*?".join(re.escape(part) for part in text.split("…"))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda f: f.__name__)
+def test_broken_input_fails_with_its_message_and_keeps_the_previous_site(
+    row, project, previous_site, build_memo, tree_digest
+):
+    project.out, project.force = previous_site, True
+    before = tree_digest(previous_site)
+    expected = row(project)
+    with pytest.raises(BuildError) as caught:
+        build(project, build_memo)
+    message = str(caught.value)
+    print(f"{row.__name__}: {message}")
+    assert "\n" not in message
+    assert re.fullmatch(expected_pattern(expected, project), message), message
+    assert tree_digest(previous_site) == before
+    assert not list(previous_site.parent.glob(".out.*")), "a staging folder was left behind"
+
+
+def test_a_figure_that_cannot_be_printed_names_the_figure_code_at_fault(
+    project, previous_site, build_memo, monkeypatch, tree_digest
+):
+    """The figures code itself is at fault here (a figure declared with a format that cannot
+    print its value): the error names the module and line of the figures package."""
+    from fractions import Fraction
+
+    from sitebuild import figures
+    from sitebuild.figures.formats import ExactDecimal, Figures
+
+    def compute(languages):
+        out = {}
+        for lang in languages:
+            f = Figures()
+            f.add("third", Fraction(1, 3), ExactDecimal())
+            out[lang] = f
+        return out
+
+    monkeypatch.setattr(figures, "compute", compute)
+    memo = {kind: kept for kind, kept in build_memo.items() if kind != "figures"}
+    project.out, project.force = previous_site, True
+    before = tree_digest(previous_site)
+    with pytest.raises(BuildError, match=r"^sitebuild/figures/formats\.py:\d+: ValueError: 1/3 has no short "
+                                         r"exact decimal.*\(while building the en figures\)$") as caught:
+        build(project, memo)
+    print(caught.value)
+    assert tree_digest(previous_site) == before

@@ -1,0 +1,59 @@
+"""./dev's Chromium install waits for the apt lock, says so, and names the cause when it fails.
+
+A stand-in apt-get on PATH plays the other process holding the lock; the real apt is not run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LOCKED = ("E: Could not get lock /var/lib/apt/lists/lock. It is held by process 4242 (unattended-upgr)\n"
+          "E: Unable to lock directory /var/lib/apt/lists/\n")
+
+
+def fake_apt(tmp_path: Path, locked_calls: int, then: str = "ok") -> dict:
+    """PATH and environment for a stand-in apt-get: locked for the first calls, then `then`."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "apt-get"
+    script.write_text(f"""#!/usr/bin/env bash
+echo "$@" >> {tmp_path}/calls
+n=$(wc -l < {tmp_path}/calls)
+if [ "$n" -le {locked_calls} ]; then printf '%s' "{LOCKED}" >&2; exit 100; fi
+if [ "{then}" = broken ]; then echo "E: Unable to locate package chromium" >&2; exit 100; fi
+exit 0
+""")
+    script.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "SPECDEC_APT_LOCK_WAIT": "30"}
+
+
+def run_dev(env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([str(REPO / "dev"), "install-chromium"], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_a_held_lock_is_waited_for_and_said(tmp_path):
+    done = run_dev(fake_apt(tmp_path, locked_calls=2))
+    assert done.returncode == 0, done.stderr
+    assert "waiting for the apt lock, held by process 4242 (unattended-upgr) (up to 30 s)" in done.stdout
+    assert done.stdout.count("waiting for the apt lock") == 1  # said once, not at every retry
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert len(calls) == 4 and all("-o DPkg::Lock::Timeout=" in c for c in calls)
+    assert calls[-1].endswith("install -y -qq chromium")
+
+
+def test_a_lock_held_too_long_fails_naming_the_cause(tmp_path):
+    env = fake_apt(tmp_path, locked_calls=1000) | {"SPECDEC_APT_LOCK_WAIT": "3"}
+    done = run_dev(env)
+    assert done.returncode == 1
+    assert ("could not install Chromium: the apt lock was held by process 4242 (unattended-upgr) for 3 s"
+            in done.stderr)
+
+
+def test_another_apt_failure_is_named(tmp_path):
+    done = run_dev(fake_apt(tmp_path, locked_calls=0, then="broken"))
+    assert done.returncode == 1
+    assert "could not install Chromium: apt-get update failed: E: Unable to locate package chromium" in done.stderr

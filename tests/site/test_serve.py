@@ -1,0 +1,137 @@
+"""The local servers answer as a static host does: the headers `_headers` gives each path, the
+404 page with status 404 for a missing path, no folder listings, the runtime's MIME types, and
+the site under a sub-path. `build.py serve` does the same, with its reload tags in the 404 page."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+import pytest
+
+from sitebuild import header_rules, headers
+from sitebuild.devserver import BuildState, DevHandler
+from sitebuild.serve import make_server
+
+
+@contextmanager
+def serving(root, prefix="/", handler=None):
+    server = make_server(root, "127.0.0.1", 0, verbose=False, handler=handler, prefix=prefix)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def get(url: str, method: str = "GET"):
+    """(status, headers, body) without following redirects."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, method=method), timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.headers, err.read()
+
+
+@pytest.fixture(scope="module")
+def site(built_site, tmp_path_factory):
+    """A copy of the built site with a gzip file, as the runtime's memory snapshots will be."""
+    root = tmp_path_factory.mktemp("served") / "site"
+    shutil.copytree(built_site, root)
+    (root / "pyodide" / "snapshot-test.bin.gz").write_bytes(b"\x1f\x8b not really")
+    return root
+
+
+@pytest.fixture(scope="module")
+def url(site):
+    with serving(site) as address:
+        yield address
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/en/specdec/nope.html", "/embed/zh/nope/", "/pyodide/nope.js"])
+def test_a_missing_path_gets_the_404_page_with_status_404(url, site, path):
+    status, sent, body = get(url + path)
+    assert status == 404
+    assert sent["Content-Type"] == "text/html; charset=utf-8"
+    assert body == (site / "404.html").read_bytes()
+
+
+def test_the_404_page_carries_the_headers_of_the_path_asked_for(url):
+    assert "frame-ancestors *" in get(url + "/embed/en/nope")[1]["Content-Security-Policy"]
+    assert "frame-ancestors 'self'" in get(url + "/en/nope")[1]["Content-Security-Policy"]
+
+
+def test_a_head_request_for_a_missing_path_is_a_404_without_a_body(url):
+    status, _, body = get(url + "/en/nope", "HEAD")
+    assert status == 404 and body == b""
+
+
+@pytest.mark.parametrize("path", ["/en/", "/embed/", "/static/"])
+def test_a_folder_without_an_index_is_not_listed(url, path):
+    status, _, body = get(url + path)
+    assert status == 404 and b"Directory listing" not in body
+
+
+def test_the_headers_file_itself_is_not_served(url):
+    assert get(url + "/_headers")[0] == 404
+
+
+@pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/sim-worker.js",
+                                  "/models/en.json", "/py/sim.zip", "/robots.txt", "/404.html"])
+def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
+    status, sent, _ = get(url + path)
+    assert status == 200
+    rules = header_rules.parse((site / headers.FILE).read_text(encoding="utf-8"))
+    for name, value in header_rules.response_headers(rules, path):
+        assert sent.get_all(name) == [value], name
+
+
+@pytest.mark.parametrize("path,mime", [
+    ("/pyodide/snapshot-test.bin.gz", "application/gzip"),
+    ("/py/sim.zip", "application/zip"),
+    ("/robots.txt", "text/plain; charset=utf-8"),
+    ("/models/zh.json", "application/json"),
+    ("/static/js/page.js", "text/javascript"),
+])
+def test_mime_types(url, path, mime):
+    status, sent, _ = get(url + path)
+    assert status == 200 and sent["Content-Type"] == mime
+    assert sent["Content-Encoding"] is None  # the worker unpacks .gz itself
+
+
+def test_the_wasm_and_module_types_pyodide_needs(url, site):
+    runtime = next(site.glob("pyodide/v*/")).name
+    assert get(f"{url}/pyodide/{runtime}/pyodide.asm.wasm")[1]["Content-Type"] == "application/wasm"
+    assert get(f"{url}/pyodide/{runtime}/pyodide.mjs")[1]["Content-Type"] == "text/javascript"
+
+
+def test_under_a_sub_path(site):
+    with serving(site, prefix="/courses/specdec/") as address:
+        status, sent, _ = get(address + "/courses/specdec/embed/en/specdec/")
+        assert status == 200 and "frame-ancestors *" in sent["Content-Security-Policy"]
+        assert get(address + "/courses/specdec/zh/nope")[2] == (site / "404.html").read_bytes()
+        status, sent, _ = get(address + "/courses/specdec")
+        assert status == 301 and sent["Location"] == "/courses/specdec/"
+        # Outside the sub-path is not the site: a bare 404, none of its headers.
+        status, sent, body = get(address + "/en/specdec/")
+        assert status == 404 and "Content-Security-Policy" not in sent and body != (site / "404.html").read_bytes()
+
+
+def test_the_dev_server_sends_the_404_page_with_its_reload_tags(site):
+    handler = type("BoundDevHandler", (DevHandler,), {"state": BuildState(site)})
+    with serving(site, handler=functools.partial(handler, directory=str(site))) as address:
+        status, sent, body = get(address + "/en/specdec/typo/")
+        assert status == 404
+        assert b"/__specdec__/reload.js" in body and b"Page not found" in body
+        assert "frame-ancestors 'self'" in sent["Content-Security-Policy"]
