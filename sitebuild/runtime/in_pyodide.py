@@ -5,7 +5,8 @@ It finds the standard-library modules the page needs and compiles them for the t
   - every module sim names in an import statement anywhere (function bodies included: the
     build lists them with sitebuild.runtime.imports), so a new import in sim is shipped, or
     fails the build, before any reader runs it;
-  - every module the session's commands import lazily, by running each command once.
+  - every module the session's commands import while they run, by using each as the page
+    does (exercise).
 Pyodide's own compiler writes the .pyc files, so their magic number is the runtime's.
 
 The survey functions import nothing themselves (sys and gc are built in), so that the list
@@ -32,17 +33,60 @@ def import_named(imports: list) -> None:
 
 
 def exercise(model_jsons: list) -> None:
-    """Open a session on each model and run every command once with its defaults, so that the
-    modules the commands import lazily are imported here. Errors come back as data and are
-    ignored: a command that needs arguments has imported what checking them needs."""
+    """Use each model's session as the page does (docs/bench-protocol.md), so that every module
+    the commands import while they run (the standard library's own late imports included) is
+    imported here:
+      - every command with no arguments (those that need some fail, after their checks ran);
+      - links: an accepted value of every parameter, given twice; a bad one of each; every
+        number past its range (every kind of message);
+      - every action from the default state, and through `set` every value of every choice
+        and both ends of every range;
+      - the readouts of every rule, and of greedy mode (its own way of measuring).
+    A call that should work and does not fails the build: the survey is behind the protocol."""
+    import json  # sim.session imports it: nothing is added to the list by this line
+
     from sim.session import open_session
 
     for model_json in model_jsons:
         session = open_session(model_json)
-        for command in sorted(session.handlers):
-            session.handle(command, "{}")
+
+        def call(command, args, must_work=True):
+            reply = json.loads(session.handle(command, json.dumps(args)))
+            if must_work and not reply["ok"]:
+                raise RuntimeError(f"the runtime survey's {command} {json.dumps(args)} failed: {reply['error']}")
+            return reply.get("result")
+
+        for command in sorted(session.bench.handlers):
+            call(command, {}, must_work=False)
+        spec = call("spec", {})
+        good = [[p["name"], str(_values(p)[-1]).lower()] for p in spec["parameters"]]
+        first = [[p["name"], str(_values(p)[0]).lower()] for p in spec["parameters"]]  # quick to replay
+        call("link", {"query": good + good + [["other", "1"]]})
+        call("link", {"query": [[p["name"], "x\x00" * 30] for p in spec["parameters"]]})
+        call("link", {"query": [[p["name"], str(p["max"] + 1)] for p in spec["parameters"] if "max" in p]})
+        state = spec["default_state"]
+        for action in ({"type": "step", "count": 3}, {"type": "round", "count": 2}, {"type": "new_sentence"},
+                       {"type": "clear_tubes"}, {"type": "view"}, {"type": "load", "query": first}):
+            state = call("act", {"state": state, "action": action, "measure": False})["state"]
+        for p in spec["parameters"]:
+            if p["role"] == "setting":
+                for value in _values(p):
+                    call("act", {"state": state, "action": {"type": "set", "name": p["name"], "value": value},
+                                 "measure": False})
+        call("view", {"state": spec["default_state"]})
+        for settings in [{"rule": rule} for rule in _values(_named(spec, "rule"))] + [{"greedy": True}]:
+            call("readouts", settings)
         del session
     gc.collect()
+
+
+def _values(parameter: dict) -> list:
+    """Every value of a choice, both ends of a range."""
+    return parameter["values"] if "values" in parameter else [parameter["min"], parameter["max"]]
+
+
+def _named(spec: dict, name: str) -> dict:
+    return next(p for p in spec["parameters"] if p["name"] == name)
 
 
 def stdlib_files() -> list:

@@ -144,7 +144,7 @@ RECORD_STATUS = """() => {
   document.addEventListener('DOMContentLoaded', record);
 }"""
 
-DOWNLOAD = {"en": r"Downloading: ([\d.]+) / ([\d.]+) MB", "zh": r"下载 Python：([\d.]+) / ([\d.]+) MB"}
+DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
