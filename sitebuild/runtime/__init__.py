@@ -85,8 +85,9 @@ def write_runtime_files(stage: Path, models: dict[str, bytes]) -> dict:
         (stage / rel).write_bytes(data)
         return rel
 
+    # The lock holds the wheel's sha256: its hash names the folder of both.
     (built_wheel,) = folder.glob("*.whl")
-    lock_dir = f"py/sim.{assets.short_hash(built_wheel.read_bytes())}"
+    lock_dir = f"py/sim.{assets.short_hash((folder / 'pyodide-lock.json').read_bytes())}"
     (stage / lock_dir).mkdir()
     for name in ("pyodide-lock.json", built_wheel.name):
         shutil.copyfile(folder / name, stage / lock_dir / name)

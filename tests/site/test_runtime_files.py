@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sitebuild import runtime
-from sitebuild.assets import PYODIDE_PACKAGE
+from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
 from sitebuild.errors import BuildError
 from sitebuild.runtime import imports, maker, wheel
 
@@ -79,6 +79,28 @@ def test_the_stdlib_is_trimmed_and_precompiled_without_source_checks(built_site)
             magics.add(magic)
             assert flags == 0b01, name  # hash-based and unchecked (PEP 552): no .py to compare with
         assert len(magics) == 1
+
+
+def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built_site):
+    """_headers lets browsers keep /py/ and /pyodide/ without asking again (sitebuild/headers.py),
+    which is safe only because a changed file gets a new name: under /py/ each name carries the
+    short hash of its bytes (the wheel and its lock share a folder named by the lock's hash, and
+    the lock holds the wheel's sha256); /pyodide/ holds the pinned release in a folder named by
+    its version."""
+    files = [p for p in (built_site / "py").rglob("*") if p.is_file()]
+    assert len(files) == 5  # stdlib, two snapshots, lock and wheel
+    for path in files:
+        if path.parent.name.startswith("sim."):
+            lock = path.parent / "pyodide-lock.json"
+            assert path.parent.name == f"sim.{short_hash(lock.read_bytes())}"
+            if path.suffix == ".whl":
+                assert hashlib.sha256(path.read_bytes()).hexdigest() in lock.read_text()
+        else:
+            assert path.name.split(".")[1] == short_hash(path.read_bytes()), path.name
+    (release,) = (built_site / "pyodide").iterdir()
+    assert release.name == f"v{pyodide_version()}"
+    for path in release.iterdir():
+        assert path.read_bytes() == (PYODIDE_PACKAGE / path.name).read_bytes(), path.name
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -106,6 +106,17 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
         assert sent.get_all(name) == [value], name
 
 
+@pytest.mark.parametrize("path,cache", [
+    ("/en/specdec/", "no-cache"),
+    ("/static/js/sim-worker.js", "no-cache"),
+    ("/py/en.*.snapshot.gz", "public, max-age=31536000, immutable"),
+    ("/pyodide/v*/pyodide.asm.wasm", "public, max-age=31536000, immutable"),
+])
+def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
+    """_headers keeps the runtime's files for good; the server asks for everything else again."""
+    assert get(url + served(site, path))[1].get_all("Cache-Control") == [cache]
+
+
 @pytest.mark.parametrize("path,mime", [
     ("/py/python_stdlib.*.zip", "application/zip"),
     ("/py/en.*.snapshot.gz", "application/gzip"),
