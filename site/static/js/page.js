@@ -1,5 +1,6 @@
 // Page glue: which chapter is in view, the language switch that keeps it, and the embed's height.
 import { startBench } from "./bench/bench.js";
+import "./tryit.js"; // the chapters' Try it buttons
 
 const body = document.body;
 

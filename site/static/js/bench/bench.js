@@ -111,6 +111,7 @@ export function startBench(config) {
         break;
       case "ui":
         views.parts.draw(state.ui, change.before.ui);
+        if (change.action.type === "focus" && change.action.reveal) views.parts.focus(state.ui.focus, true); // its own panel
         views.controls.setPlaying(state.ui.playing);
         motion.speed = state.ui.speed;
         break;
@@ -171,6 +172,7 @@ export function startBench(config) {
     idle: () => store.idle(),
     getState: () => store.getState(),
     retry: () => sim.client.restart(),
+    announce: (message) => announcer.say(message), // the one live region, for the chapters' Try it answers
     call: (command, args) => sim.call(command, args), // a raw request to the sim (tests, debugging)
   };
   window.specdecBench = api;

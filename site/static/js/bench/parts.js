@@ -97,7 +97,9 @@ export class PartsView {
     return name ? `${PART_NAMES[name]()}: ${PART_TEXTS[name]()}` : text("b_live_all_parts");
   }
 
-  focus(part) {
+  // own: bring the part's own panel into view (the tubes' histograms, not the machine's icon)
+  // when it has one, as a Try-it does to show its result.
+  focus(part, own = false) {
     this.root.dataset.focus = part;
     this.svg.classList.toggle("b-exploded", part === "parts");
     this.strip.querySelector(".b-strip__part").textContent = PART_NAMES[part] ? PART_NAMES[part]() : "";
@@ -108,6 +110,7 @@ export class PartsView {
       if (on && !first && node.classList.contains("b-panel")) first = node;
     }
     if (part === "lab") first = this.root.querySelector(".b-controls");
+    if (own) first = this.panels.find((panel) => panel.dataset.parts.split(" ")[0] === part) || first;
     if (first) this.reveal(first);
   }
 

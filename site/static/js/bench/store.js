@@ -8,6 +8,7 @@
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
 //   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus}}
+//   announce(message) -> says it in the bench's one live region (bench.js)
 // Actions (bench ones are checked in Python: sim/bench/replay.py):
 //   {type: "set", name, value}          a setting (draft, gamma, greedy, batch, seed, rule)
 //   {type: "step", count?}              passes; {type: "step", until: "rejected" | "all_kept", max?}
@@ -15,7 +16,8 @@
 //                                       rejected guess (or had none), at most max (default 50) passes
 //   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
 //   {type: "load", query: [[name, value], ...]}   a link's parameters; {type: "view", measure?} redraws
-//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part}
+//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part, reveal?}
+//   (reveal: bring the part's own panel into view, even if the part is already in focus)
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
 import { SimFailure } from "../sim-client.js";
