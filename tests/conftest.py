@@ -6,6 +6,7 @@ once per run, by whichever process needs it first, and shared by all (`once_per_
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -18,11 +19,11 @@ from corpus.sources import corpus_dir
 from sitebuild.pipeline import Options, build
 
 
-def once_per_run(tmp_path_factory, worker_id: str, name: str, make: Callable[[Path], None]) -> Path:
+def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
     """The folder `name`/_site, made by make(folder) once for the whole run: under xdist, the first
     worker to ask makes it while holding a file lock, and the others wait for it and reuse it.
     Tests read such a folder and never change it (those that change a site copy it first)."""
-    if worker_id == "master":  # not under xdist
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # one process (-n 0, or -p no:xdist)
         out = tmp_path_factory.mktemp(name) / "_site"
         make(out)
         return out
@@ -36,8 +37,8 @@ def once_per_run(tmp_path_factory, worker_id: str, name: str, make: Callable[[Pa
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, worker_id) -> Path:
-    return once_per_run(tmp_path_factory, worker_id, "site",
+def built_site(tmp_path_factory) -> Path:
+    return once_per_run(tmp_path_factory, "site",
                         lambda out: build(Options(out=out, corpus=corpus_dir(), force=True)))
 
 
@@ -51,9 +52,9 @@ def published_at() -> str:
 
 
 @pytest.fixture(scope="session")
-def base_url_site(tmp_path_factory, worker_id) -> Path:
+def base_url_site(tmp_path_factory) -> Path:
     """The site built with --base-url PUBLISHED_AT: canonical links, sitemap, a 404 page rooted there."""
-    return once_per_run(tmp_path_factory, worker_id, "published",
+    return once_per_run(tmp_path_factory, "published",
                         lambda out: build(Options(out=out, corpus=corpus_dir(), force=True, base_url=PUBLISHED_AT)))
 
 
