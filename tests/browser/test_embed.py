@@ -25,7 +25,8 @@ def test_embed_reports_its_height_to_the_parent(page, site_url):
     frame = page.frame_locator("iframe")
     expect(frame.locator("h1")).to_be_visible()
     expect(frame.locator(".site-header")).to_have_count(0)
-    page.wait_for_timeout(500)
+    # Wait for the report (not a fixed time); it fails here if no height above 1000 px comes.
+    page.wait_for_function("() => window.heights.some((h) => h > 1000)")
     heights = page.evaluate("() => window.heights")
     assert heights and max(heights) > 1000
 
