@@ -79,9 +79,9 @@ def check_text(lang: str, text) -> list[str]:
     chinese = len(CHINESE.findall(text))
     if (lang == "en") == (2 * chinese > letters):
         other = "zh" if lang == "en" else "en"
-        share = chinese / letters if other == "zh" else 1 - chinese / letters
-        raise OwnTextError("other_language", f"the text looks like {other} ({share:.0%} of its letters); "
-                           f"this bench counts {lang}", other=other, share=share)
+        share = chinese / letters
+        raise OwnTextError("other_language", f"the text looks like {other} ({share:.0%} of its letters are "
+                           f"Chinese characters); this bench counts {lang}", other=other, share=share)
     tokens = text_module.tokenize(lang, text_module.strip_gutenberg(text))
     if len(tokens) < MIN_TOKENS:
         raise OwnTextError("too_short", f"the text has {len(tokens)} tokens; a trigram model needs at least "
