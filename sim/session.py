@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 
 from .bench import Bench, BenchError
+from .counting import dump
 from .models import load_language
-from .owntext import OwnTextError, count_language
+from .owntext import OwnTextError, count_language, count_text
 
 __all__ = ["Session", "open_session"]
 
@@ -29,7 +30,8 @@ class Session:
         self.book = Bench(language)
         self.bench = self.book
         self.own_summary = None
-        self.commands = {"use_text": self.use_text, "use_book": self.use_book, "source": self.source}
+        self.commands = {"use_text": self.use_text, "use_book": self.use_book, "source": self.source,
+                         "count_text": self.count_text}
 
     def use_text(self, args: dict, progress=None) -> dict:
         """Count args["text"] into models (progress(stage) along the way) and run the bench on them."""
@@ -37,6 +39,11 @@ class Session:
         self.bench = Bench(language)
         self.own_summary = summary
         return self.source({})
+
+    def count_text(self, args: dict, progress=None) -> dict:
+        """The model file args["text"] counts into, as the build would write it; the models in
+        use stay as they are (for tests, and for a reader who wants the counts)."""
+        return {"model": dump(count_text(self.language.lang, args.get("text"), progress))}
 
     def use_book(self, _args: dict, progress=None) -> dict:
         self.bench = self.book
