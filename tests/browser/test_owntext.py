@@ -136,7 +136,8 @@ def test_every_bad_input_is_named_and_the_models_stay(own_bench, lang):
         before, state = snapshot(page), source(page)
         for code, text in bad.items():
             message = count_in_page(page, text)
-            assert worded_by(message, f"{words['b_own_error_' + code]} {words['b_own_kept']}"), (code, message)
+            whole = words["b_own_error_and_kept"].replace("{kept}", words["b_own_kept"])
+            assert worded_by(message, whole.replace("{error}", words["b_own_error_" + code])), (code, message)
             assert page.locator(MESSAGE).get_attribute("data-kind") == "error"
             assert source(page) == state, code
             assert snapshot(page) == before, code

@@ -132,8 +132,8 @@ export class OwnTextView {
       reply = await this.change({ type: "use_text", text: this.box.value });
     } catch (error) {
       const worded = error && ERRORS[error.code];
-      if (worded) return this.say("error", `${worded(error.details || {})} ${text("b_own_kept")}`);
-      return this.say("error", `${text("b_own_error_other", { error: error && error.message })} ${text("b_own_kept")}`);
+      const said = worded ? worded(error.details || {}) : text("b_own_error_other", { error: error && error.message });
+      return this.say("error", text("b_own_error_and_kept", { error: said, kept: text("b_own_kept") }));
     }
     const s = reply.source;
     this.say("done", text("b_own_done", {
