@@ -225,3 +225,25 @@ def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, brow
     run(page, [{"type": "use_book"}])
     settle(page)
     assert "text=own" not in page.url
+
+
+def test_a_worker_started_again_runs_on_the_book_and_says_so(browser, site_url):
+    """Retry after the worker died starts Python on the book's models: the panel says so."""
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        open_bench(page, f"{site_url}en/specdec/")
+        count_in_page(page, own_text("prose.en"))
+        assert source(page)["source"] == "text"
+        worker = page.workers[0]
+        worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")
+        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=10_000)
+        assert page.locator(".b-own__count").is_disabled()
+        page.locator("#b .b-retry").click()
+        page.wait_for_function("() => window.specdecBench.getState().source.source === 'book'", timeout=120_000)
+        settle(page)
+        assert page.locator(MESSAGE).inner_text() == strings("en")["b_own_restarted"]
+        assert page.locator(".b-own__source-value").inner_text() == strings("en")["b_own_source_book"]
+        assert "text=own" not in page.url
+    finally:
+        context.close()

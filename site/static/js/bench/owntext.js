@@ -56,6 +56,7 @@ export class OwnTextView {
     this.message = $(".b-own__message");
     this.counting = false;
     this.live = false;
+    this.failed = false;
   }
 
   wire() {
@@ -70,11 +71,21 @@ export class OwnTextView {
       if (this.counting) this.showStage("view"); // the models are in: the bench is redrawn on them
     });
     // The bench's controls come alive (and die) with the worker: bench.js marks it on the root.
-    new MutationObserver(() => this.enable(this.root.dataset.mode === "live")).observe(this.root, {
+    new MutationObserver(() => this.modeChanged(this.root.dataset.mode)).observe(this.root, {
       attributes: true,
       attributeFilter: ["data-mode"],
     });
     this.drawCount();
+  }
+
+  // A worker started again (Retry) holds the book's models only: say so, and show the book.
+  modeChanged(mode) {
+    const restarted = mode === "live" && this.failed;
+    this.failed = mode === "failed" || (this.failed && mode !== "live");
+    this.enable(mode === "live");
+    if (restarted && this.store.getState().source.source === "text" && !this.counting) {
+      this.store.dispatch({ type: "use_book" }).then(() => this.say("error", text("b_own_restarted")), () => {});
+    }
   }
 
   enable(live) {
