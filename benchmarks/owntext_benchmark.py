@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from browser_perf import LAUNCH_FLAGS, chromium, describe, serve_fresh_build  # noqa: E402
+from browser_perf import LAUNCH_FLAGS, chromium, describe, fresh_build, serve  # noqa: E402
 
 TOKENS = 30_000
 BUDGET_MS = 1000.0
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
     from benchpage import open_bench
     from playwright.sync_api import sync_playwright
 
-    root = args.url or serve_fresh_build()
+    root = args.url or serve(fresh_build())
     root += "" if root.endswith("/") else "/"
     print(f"counting {TOKENS:,} tokens in the worker  (CPUs: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f})")
     worst = 0
@@ -107,10 +107,10 @@ def main(argv=None) -> int:
                   f"{s['bigram_types']:,} pairs, {s['trigram_types']:,} triples")
             over = statistics.median(got["use_text_ms"]) > BUDGET_MS
             worst |= over
-            print(f"  use_text round trip in the worker, ms  {describe(got['use_text_ms'])}  "
+            print(f"  use_text round trip in the worker, ms  {describe(got['use_text_ms'], 1)}  "
                   f"budget {BUDGET_MS:g}  {'OVER' if over else 'ok'}")
-            print(f"  whole action (redrawn, readouts), ms   {describe(got['action_ms'])}")
-            print(f"  the same count in CPython {sys.version.split()[0]}, ms   {describe(cpython_ms(lang, text, args.repeats))}")
+            print(f"  whole action (redrawn, readouts), ms   {describe(got['action_ms'], 1)}")
+            print(f"  the same count in CPython {sys.version.split()[0]}, ms   {describe(cpython_ms(lang, text, args.repeats), 1)}")
         browser.close()
     return int(worst)
 
