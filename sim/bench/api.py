@@ -28,7 +28,16 @@ def spec() -> dict:
         "readouts": {"c": DRAFT_COST, "alpha_gamma": READOUT_GAMMA, "tokens": READOUT_TOKENS,
                      "greedy_runs": GREEDY_RUNS, "greedy_run_tokens": GREEDY_RUN_TOKENS},
         "layout": layout.spec(),
+        "own_text": own_text_spec(),
     }
+
+
+def own_text_spec() -> dict:
+    """The limits of a reader's own text and the stages its counting reports (sim.owntext)."""
+    from .. import owntext  # imported here: sim.owntext uses this package's commands
+    from ..counting import STAGES
+
+    return {"max_characters": owntext.MAX_CHARACTERS, "min_tokens": owntext.MIN_TOKENS, "stages": list(STAGES)}
 
 
 class Bench:

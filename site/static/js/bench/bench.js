@@ -6,6 +6,7 @@ import { motion } from "./anim.js";
 import { Announcer, summary } from "./announce.js";
 import { ControlsView } from "./controls.js";
 import { MachineView } from "./machine.js";
+import { OwnTextView } from "./owntext.js";
 import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
 import { LinkMessagesView, StatusView } from "./status.js";
@@ -22,9 +23,9 @@ function connect(config) {
   const client = simClient(config);
   return {
     client,
-    async call(command, args) {
+    async call(command, args, onPartial) {
       const t0 = performance.now();
-      const result = await client.call(command, args);
+      const result = await client.call(command, args, onPartial);
       timings.push({ command, ms: performance.now() - t0 });
       if (timings.length > 500) timings.shift();
       return result;
@@ -52,6 +53,7 @@ export function startBench(config) {
     controls: new ControlsView(root, spec, store),
     parts: new PartsView(root, store),
     messages: new LinkMessagesView(root),
+    owntext: new OwnTextView(root, spec, store, announcer),
   };
   const status = new StatusView(root, () => {
     status.update({ state: "retrying" });
@@ -123,7 +125,7 @@ export function startBench(config) {
         break;
       }
       case "error":
-        announcer.say(text("b_action_failed", { error: change.error.message }));
+        if (!change.error.code) announcer.say(text("b_action_failed", { error: change.error.message })); // coded: worded by its view
         break;
       default:
         break;
@@ -162,6 +164,7 @@ export function startBench(config) {
 
   views.controls.wire();
   views.parts.wire();
+  views.owntext.wire();
   const query = readQuery();
   if (query.length) store.dispatch({ type: "load", query, source: "link" }).catch(() => {});
   sim.client.listen(onStatus); // the latest status at once, then each one
