@@ -72,10 +72,10 @@ TUBES = {"width": 340, "height": 184, "x0": {"target": 8, "spec": 176}, "glass_w
          "glass_y": 20, "glass_height": 124, "bar_x0": 6, "pitch": 16.4, "bar_width": 12,
          "base": 138, "plot_height": 100, "headroom": 1.3, "label_y": 150}
 
-# --- the race (viewBox 340 x 112): two lanes on one time axis -------------------------------------------
-RACE = {"width": 340, "height": 112, "x0": 8, "x1": 324, "plain_y": 22, "spec_y": 62, "lane_height": 18,
-        "label_dy": -5, "axis_y": 92, "tick_label_y": 106, "ticks": 5, "label_min_width": 9,
-        "tick_min_period": 2.5}
+# --- the race (viewBox 340 x 122): two lanes on one time axis -------------------------------------------
+RACE = {"width": 340, "height": 122, "x0": 8, "x1": 324, "plain_y": 24, "spec_y": 70, "lane_height": 20,
+        "label_dy": -6, "axis_y": 102, "tick_label_y": 117, "ticks": 5, "label_min_width": 9,
+        "tick_min_period": 2.5, "text_tail": 70}  # text_tail: characters of each lane's text shown
 
 # What marks each kind of token or guess (colour is never the only signal).
 MARKS = {"kept": "●", "rejected": "✕", "void": "·", "target": "◆", "replacement": "◆", "bonus": "◆",

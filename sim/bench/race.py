@@ -19,6 +19,8 @@ from .. import roofline as rl
 from .layout import RACE
 from .readouts import DRAFT_COST, regime
 
+RACE_PASSES = 40  # "Run the race" first takes a shorter tape to this many passes
+
 
 def _r(x: float) -> float:
     return round(x, 2)

@@ -8,6 +8,7 @@ import { ControlsView } from "./controls.js";
 import { MachineView } from "./machine.js";
 import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
+import { RaceView } from "./race.js";
 import { LinkMessagesView, StatusView } from "./status.js";
 import { Store } from "./store.js";
 import { text } from "./text.js";
@@ -59,6 +60,7 @@ export function startBench(config) {
     controls: new ControlsView(root, spec, store),
     parts: new PartsView(root, store),
     messages: new LinkMessagesView(root),
+    race: new RaceView(root, spec, store, announcer), // draws itself from the store (race.js)
   };
   const status = new StatusView(root, () => {
     status.update({ state: "retrying" });
@@ -155,11 +157,13 @@ export function startBench(config) {
           if (!query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
         }
         views.controls.enable(true);
+        views.race.enable(true);
         root.dataset.mode = "live";
       });
     } else if (s.state === "failed") {
       store.setLive(false);
       views.controls.enable(false);
+      views.race.enable(false);
       root.dataset.mode = "failed";
       announcer.say(status.update(s));
     } else {
@@ -169,6 +173,7 @@ export function startBench(config) {
 
   views.controls.wire();
   views.parts.wire();
+  views.race.wire();
   const query = readQuery();
   if (query.length) store.dispatch({ type: "load", query, source: "link" }).catch(() => {});
   sim.client.start();
