@@ -140,7 +140,7 @@ export class RaceView {
     this.fit.hidden = fits;
     if (!fits) {
       this.fitText.textContent = text("r_fit_warning", {
-        model: model.name, gpu: gpu.name, weights: format.int(model.weights_gb), memory: format.int(gpu.memory_gb),
+        model: model.name, gpu: gpu.name, weights: format.num(model.weights_gb, 1), memory: format.int(gpu.memory_gb),
       });
     }
   }
@@ -208,6 +208,7 @@ export class RaceView {
     const run = this.run;
     const race = view.race;
     if (!motion.still && race.tokens) {
+      this.at(race, 0, view.sentence.text);
       this.hand.classList.remove("b-off");
       await tween(SWEEP_MS, (u) => {
         if (run === this.run) this.at(race, u * race.drawing.end_ms, view.sentence.text);
