@@ -74,7 +74,7 @@ TUBES = {"width": 340, "height": 184, "x0": {"target": 8, "spec": 176}, "glass_w
 
 # --- the race (viewBox 340 x 122): two lanes on one time axis -------------------------------------------
 RACE = {"width": 340, "height": 122, "x0": 8, "x1": 324, "plain_y": 24, "spec_y": 70, "lane_height": 20,
-        "label_dy": -6, "axis_y": 102, "tick_label_y": 117, "ticks": 5, "label_min_width": 9,
+        "label_dy": -6, "axis_y": 102, "tick_label_y": 117, "ticks": 5, "label_min_width": 5,
         "tick_min_period": 2.5, "text_tail": 70}  # text_tail: characters of each lane's text shown
 
 # What marks each kind of token or guess (colour is never the only signal).
