@@ -101,6 +101,7 @@ class Replays:
         run = self.run(settings, steps)
         readouts = self.measured(settings) if measure or self.readouts.cached(settings) else None
         last = run["passes"][steps - 1] if steps else None
+        lanes = lanes_readout(settings["batch"], settings["gamma"], settings["gpu"], settings["model"])
         shown_pass = self._pass_view(settings, last, run, steps) if last else None
         return {
             "state": state,
@@ -112,7 +113,7 @@ class Replays:
             "race": race.race(settings, run["passes"][:steps], self._pieces(run, steps)),
             "readouts": readouts,
             "drawing": {
-                "machine": drawing.machine(settings, lanes_readout(settings["batch"], settings["gamma"], settings["gpu"], settings["model"]), shown_pass),
+                "machine": drawing.machine(settings, lanes, shown_pass),
                 "bridge": drawing.bridge(shown_pass),
                 "exactness": drawing.exactness(shown_pass["exactness"] if shown_pass else None),
             },

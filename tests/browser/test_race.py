@@ -136,7 +136,8 @@ def test_switching_gpu_and_model_updates_readouts_race_and_link(race_page):
 
     # A link carries both, and the pickers show them.
     reset(page, "?gpu=h200-sxm&model=llama-3.1-70b")
-    assert page.locator("#r-gpu").input_value() == "h200-sxm" and page.locator("#r-model").input_value() == "llama-3.1-70b"
+    assert page.locator("#r-gpu").input_value() == "h200-sxm"
+    assert page.locator("#r-model").input_value() == "llama-3.1-70b"
     assert page.locator("#b .r-fit").is_visible()  # 141.1 GB do not fit in 141 GB either
     assert "141.1 GB" in page.locator("#b .r-fit").text_content()
     reset(page, "?gpu=h200-sxm&model=llama-3.1-8b")
@@ -165,7 +166,8 @@ def test_every_row_is_shown_with_its_figures_and_source(race_page, lang):
         assert cells[3] == f"{m.published_params:,}"
         for source in m.sources:
             assert row.locator(f'a[href="#src-{source}"]').count() == 1 and page.locator(f"#src-{source}").count() == 1
-    assert page.locator("#r-gpu option").count() == len(rl.GPUS) and page.locator("#r-model option").count() == len(rl.MODELS)
+    assert page.locator("#r-gpu option").count() == len(rl.GPUS)
+    assert page.locator("#r-model option").count() == len(rl.MODELS)
 
 
 def test_the_clock_runs_with_motion_and_axe_is_clean(race_page):
@@ -184,6 +186,7 @@ def test_the_clock_runs_with_motion_and_axe_is_clean(race_page):
     finally:
         page.emulate_media(reduced_motion="reduce")
     violations = page.evaluate("""async () => (await axe.run(document.querySelector('#b .r-panel'), {
-        resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)""")
+        resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)""")
     assert not violations
     assert not page.errors
