@@ -173,7 +173,8 @@ export class RaceView {
       line.setAttribute("x2", x);
       line.setAttribute("y1", top - 3);
       line.setAttribute("y2", top + h + 3);
-      flag.querySelector("text").setAttribute("x", x + 2);
+      flag.querySelector("text").setAttribute("x", x + 2); // in the lane, right of its end: clear of the label
+      flag.querySelector("text").setAttribute("y", top + h / 2 + 3);
     }
   }
 
