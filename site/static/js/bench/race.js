@@ -8,6 +8,7 @@ import { motion, tween } from "./anim.js";
 import { format, text } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const GAP = document.documentElement.lang.startsWith("zh") ? "" : " "; // between two sentences
 const SWEEP_MS = 4000; // the longer lane's run, at normal speed
 const SUMMARIES = {
   speculative: (v) => text("r_summary_speculative", v),
@@ -108,7 +109,7 @@ export class RaceView {
     this.hand.classList.add("b-off");
     this.summary.dataset.winner = race.winner;
     const expected = view.readouts && race.tokens ? text("r_live_expected", { expected: format.num(view.readouts.speedup, 2) }) : "";
-    this.summary.textContent = `${raceSummary(race)} ${expected}`.trim();
+    this.summary.textContent = [raceSummary(race), expected].filter(Boolean).join(GAP);
     const rows = { plain: [race.plain.passes, race.plain_pass_ms, race.plain.finish_ms], spec: [race.spec.passes, race.spec_pass_ms, race.spec.finish_ms] };
     for (const tr of this.table.rows) {
       const [passes, perPass, finish] = rows[tr.dataset.lane];
@@ -226,6 +227,7 @@ export class RaceView {
     const gpu = this.rows.gpus.find((g) => g.key === settings.gpu);
     const model = this.rows.models.find((m) => m.key === settings.model);
     const expected = view.readouts ? text("r_live_expected", { expected: format.num(view.readouts.speedup, 2) }) : "";
-    this.announcer.say(`${text("r_live", { gpu: gpu.name, model: model.name, summary: raceSummary(view.race) })} ${expected}`.trim());
+    this.announcer.say([text("r_live", { gpu: gpu.name, model: model.name, summary: raceSummary(view.race) }), expected]
+      .filter(Boolean).join(GAP));
   }
 }
