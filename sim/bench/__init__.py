@@ -7,6 +7,8 @@ The page holds state and draws; this package computes. By role:
     tubes      a round of the test tubes: direct draws against speculative ones
     readouts   alpha, tokens per pass, speed-up, best gamma (greedy: many short runs), roofline
     replay     a state replayed into everything the page draws; the actions that change it
+    race       the tape's passes timed on paper against plain decoding, on one clock
+    hardware   the GPU and model rows the reader picks, with their figures and sources
     layout     where the drawings put things (shared with the template and the page)
     drawing    coordinates of the data-dependent parts of the drawings
     api        the Bench (one language's commands, with the session's caches) and the spec

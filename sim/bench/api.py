@@ -6,7 +6,8 @@ JSON arguments (a dict) and returns a JSON-ready dict, or raises BenchError nami
 
 from __future__ import annotations
 
-from . import commands, layout, tubes
+from . import commands, hardware, layout, tubes
+from .race import RACE_PASSES
 from .readouts import DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA, READOUT_TOKENS, Readouts
 from .replay import Replays, verdicts
 from .settings import (LINK_VALUE_SHOWN, check_settings, PARAMETERS, PROGRESS, SEED_MODULUS, SETTINGS, default_state,
@@ -29,6 +30,8 @@ def spec() -> dict:
                      "greedy_runs": GREEDY_RUNS, "greedy_run_tokens": GREEDY_RUN_TOKENS},
         "layout": layout.spec(),
         "own_text": own_text_spec(),
+        "hardware": hardware.rows(),
+        "race_passes": RACE_PASSES,
     }
 
 

@@ -72,6 +72,11 @@ TUBES = {"width": 340, "height": 184, "x0": {"target": 8, "spec": 176}, "glass_w
          "glass_y": 20, "glass_height": 124, "bar_x0": 6, "pitch": 16.4, "bar_width": 12,
          "base": 138, "plot_height": 100, "headroom": 1.3, "label_y": 150}
 
+# --- the race (viewBox 340 x 122): two lanes on one time axis -------------------------------------------
+RACE = {"width": 340, "height": 122, "x0": 8, "x1": 324, "plain_y": 24, "spec_y": 70, "lane_height": 20,
+        "label_dy": -6, "axis_y": 102, "tick_label_y": 117, "ticks": 5, "label_min_width": 5,
+        "tick_min_period": 2.5, "text_tail": 70}  # text_tail: characters of each lane's text shown
+
 # What marks each kind of token or guess (colour is never the only signal).
 MARKS = {"kept": "●", "rejected": "✕", "void": "·", "target": "◆", "replacement": "◆", "bonus": "◆",
          "prefix": "", "pencil": "", "empty": ""}
@@ -85,7 +90,7 @@ def spec() -> dict:
         "mill": MILL, "gauge": GAUGE, "cabinet": CABINET, "small_drum": SMALL_DRUM,
         "tubes_icon": TUBES_ICON, "tape": TAPE, "mini_bridge": MINI_BRIDGE, "pencil_y": PENCIL_Y,
         "typer_y": TYPER_Y, "part_boxes": PART_BOXES, "parts": list(PARTS), "bridge": BRIDGE,
-        "curve": CURVE, "exact": EXACT, "tubes": TUBES, "marks": MARKS,
+        "curve": CURVE, "exact": EXACT, "tubes": TUBES, "race": RACE, "marks": MARKS,
     }
 
 

@@ -36,9 +36,6 @@ READOUT_GAMMA = 4  # alpha is measured once per draft and mode, at this gamma
 GREEDY_RUNS = 100
 GREEDY_RUN_TOKENS = 60
 
-# The roofline the bench's mill and cache cabinet show.
-ROOFLINE_GPU = rl.DEFAULT_GPU
-ROOFLINE_MODEL = rl.DEFAULT_MODEL
 CONTEXT_TOKENS = 4096  # tokens of context per sequence, for the "with cache" figures
 
 
@@ -161,13 +158,13 @@ class Readouts:
             "best_speedup": stats.speedup(alpha, best, c),
             "c": c,
             "curve": curve,
-            "roofline": roofline_readout(s["batch"], gamma, formula, c),
+            "roofline": roofline_readout(s["batch"], gamma, formula, c, gpu=s["gpu"], model=s["model"]),
         }
 
 
 # --- roofline ------------------------------------------------------------------------------------------
 
-def _regime(g, m, batch: int, lanes: int, context: int, tokens_per_pass: float, cost: float) -> dict:
+def regime(g, m, batch: int, lanes: int, context: int, tokens_per_pass: float, cost: float) -> dict:
     """One pass of the target over `lanes` positions for `batch` sequences, on paper.
 
     The pass reads the weights once and each sequence's cache once (the positions of one
@@ -188,16 +185,17 @@ def _regime(g, m, batch: int, lanes: int, context: int, tokens_per_pass: float, 
     }
 
 
-def lanes_readout(batch: int, gamma: int) -> dict:
+def lanes_readout(batch: int, gamma: int, gpu: str = rl.DEFAULT_GPU, model: str = rl.DEFAULT_MODEL) -> dict:
     """The lanes a speculative pass lights and the mill's share of them (no measurement needed)."""
-    g, m = rl.gpu(ROOFLINE_GPU), rl.model(ROOFLINE_MODEL)
+    g, m = rl.gpu(gpu), rl.model(model)
     lanes = batch * (gamma + 1)
     match = rl.balance_lanes(g, m)
     return {"batch": batch, "lanes": lanes, "lanes_to_match": match, "mill_share": min(1.0, lanes / match)}
 
 
-def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = DRAFT_COST) -> dict:
-    """Paper roofline of Llama 3.1 8B on an H100 SXM at the bench's batch, plain and speculative.
+def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = DRAFT_COST, *,
+                     gpu: str = rl.DEFAULT_GPU, model: str = rl.DEFAULT_MODEL) -> dict:
+    """Paper roofline of a model on a GPU (rows of sim.roofline) at the bench's batch, plain and speculative.
 
     Lanes are the positions the target computes per read of a weight: batch for plain
     decoding, batch x (gamma + 1) when speculating (gamma guesses plus the bonus position of
@@ -211,15 +209,22 @@ def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = 
     pass (chapters 1-2: batch 64 gives ~14,300 and ~4,340 tokens/s). arith_busy_fraction
     (weights only) = min(1, lanes / lanes_to_match): the mill's gauge.
     """
-    g, m = rl.gpu(ROOFLINE_GPU), rl.model(ROOFLINE_MODEL)
-    lanes = lanes_readout(batch, gamma)["lanes"]
-    plain = {name: _regime(g, m, batch, batch, ctx, 1.0, 0.0)
+    g, m = rl.gpu(gpu), rl.model(model)
+    lanes = lanes_readout(batch, gamma, gpu, model)["lanes"]
+    plain = {name: regime(g, m, batch, batch, ctx, 1.0, 0.0)
              for name, ctx in (("weights_only", 0), ("with_cache", CONTEXT_TOKENS))}
-    spec = {name: _regime(g, m, batch, lanes, ctx, tokens_per_pass, gamma * c)
+    spec = {name: regime(g, m, batch, lanes, ctx, tokens_per_pass, gamma * c)
             for name, ctx in (("weights_only", 0), ("with_cache", CONTEXT_TOKENS))}
     return {
         "gpu": g.name,
         "model": m.name,
+        "gpu_key": g.key,
+        "model_key": m.key,
+        # Whether one GPU holds the weights (70B's 141 GB do not fit in 80 GB: the paper figures
+        # still price one read of them; a real deployment splits the model over several GPUs).
+        "weights_fit": m.weight_bytes <= g.memory,
+        "weights_gb": m.weight_bytes / 1e9,
+        "memory_gb": g.memory / 1e9,
         "batch": batch,
         "gamma": gamma,
         "context_tokens": CONTEXT_TOKENS,

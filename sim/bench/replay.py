@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from . import commands, drawing, tubes
+from . import commands, drawing, race, tubes
 from .commands import STREAM_START, random_start, rng_for, verdict
 from .layout import CONTEXT_SENT, EXACTNESS_TOP, MARKS, TAPE_SHOWN, TUBE_TOP
 from .readouts import lanes_readout
@@ -49,8 +49,8 @@ class Replays:
         return value
 
     def run(self, settings: dict, steps: int) -> dict:
-        """The sentence and the first `steps` passes under these settings (batch plays no part)."""
-        key = tuple(settings[name] for name in SETTINGS if name != "batch")
+        """The sentence and the first `steps` passes under these settings (batch, GPU and model play no part)."""
+        key = tuple(settings[name] for name in SETTINGS if BY_NAME[name].restarts)
         language = self.language
 
         def fresh():
@@ -101,6 +101,7 @@ class Replays:
         run = self.run(settings, steps)
         readouts = self.measured(settings) if measure or self.readouts.cached(settings) else None
         last = run["passes"][steps - 1] if steps else None
+        lanes = lanes_readout(settings["batch"], settings["gamma"], settings["gpu"], settings["model"])
         shown_pass = self._pass_view(settings, last, run, steps) if last else None
         return {
             "state": state,
@@ -109,9 +110,10 @@ class Replays:
             "tape": self._tape(run, steps),
             "pass": shown_pass,
             "tubes": self._tubes_view(settings, rounds),
+            "race": race.race(settings, run["passes"][:steps], self._pieces(run, steps)),
             "readouts": readouts,
             "drawing": {
-                "machine": drawing.machine(settings, lanes_readout(settings["batch"], settings["gamma"]), shown_pass),
+                "machine": drawing.machine(settings, lanes, shown_pass),
                 "bridge": drawing.bridge(shown_pass),
                 "exactness": drawing.exactness(shown_pass["exactness"] if shown_pass else None),
             },
@@ -129,6 +131,16 @@ class Replays:
                 "written": len(tokens) - len(run["sentence"]),
                 "passes": steps,
                 "text": self.language.decode([t["id"] for t in shown])}
+
+    def _pieces(self, run: dict, steps: int) -> list[str]:
+        """The display text of each token the first `steps` passes wrote (joined: the written text).
+
+        The join of two tokens depends on those two alone, so each piece is what a token adds
+        after the one before it."""
+        start = len(run["sentence"])
+        written = sum(p["n_written"] for p in run["passes"][:steps])
+        ids, decode = run["text"][start - 1:start + written], self.language.decode
+        return [decode(ids[k - 1:k + 1])[len(decode(ids[k - 1:k])):] for k in range(1, len(ids))]
 
     def _pass_view(self, settings: dict, step: dict, run: dict, steps: int) -> dict:
         context = step["context"]

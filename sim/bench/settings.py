@@ -1,6 +1,7 @@
 """The bench's parameters: every setting and counter a link can carry, with its limits, in one table.
 
-A bench state is {"settings": {draft, gamma, greedy, batch, seed, rule}, "steps": n, "rounds": m}:
+A bench state is {"settings": {draft, gamma, greedy, batch, seed, rule, gpu, model}, "steps": n,
+"rounds": m}:
 the settings the sim's commands take, and how far the reader went (passes on the tape, rounds in
 the tubes). PARAMETERS describes each of them once; the page's controls, its link, the build's
 picture and the checks below all read this table (the page receives it in the bench's spec).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import roofline as rl
 from ..models import DRAFT_NAMES as DRAFTS
 from ..speculative import RULES
 
@@ -45,7 +47,8 @@ class Parameter:
     kind: "choice" (one of `values`), "int" (low..high) or "bool".
     role: "setting" (passed to the sim's commands) or "progress" (a counter of the reader's own).
     control: how the page shows it ("select", "radios", "range", "checkbox", "seed": shown and
-    moved by the New sentence button, "counter": moved by buttons).
+    moved by the New sentence button, "counter": moved by buttons, "row": a menu of data rows
+    of sim.roofline, shown beside the race with each row's figures and sources).
     restarts: changing it starts the sentence again (a new text from one pass).
     over_cap: a link value past `high` is cut to `high` rather than replaced by the default.
     """
@@ -83,6 +86,9 @@ PARAMETERS = (
     Parameter("seed", "int", 1, "seed", low=0, high=SEED_MODULUS - 1),
     Parameter("rule", "choice", "exact", "radios", values=RULES,
               flags={"exact": {rule: rule in EXACT_RULES for rule in RULES}}),
+    # The roofline's hardware and model: rows of data in sim.roofline (a new GPU is one row there).
+    Parameter("gpu", "choice", rl.DEFAULT_GPU, "row", values=tuple(rl.GPUS), restarts=False),
+    Parameter("model", "choice", rl.DEFAULT_MODEL, "row", values=tuple(rl.MODELS), restarts=False),
     # A link replays its passes and rounds: the caps keep any accepted link quick to replay.
     Parameter("steps", "int", 1, "counter", low=0, high=200, role="progress", over_cap=True),
     Parameter("rounds", "int", 1, "counter", low=0, high=100, role="progress", over_cap=True),

@@ -113,6 +113,7 @@ def other_rows(f: Figures) -> None:
     f.add("h200_ms_per_token", rl.ms_per_token(OTHER_GPUS["h200"], m), sig(2, "ms"))
     f.add("a100_bandwidth_tbs", OTHER_GPUS["a100"].bandwidth / 1e12, fixed(3, "TB/s"))
     f.add("a100_ms_per_token", rl.ms_per_token(OTHER_GPUS["a100"], m), sig(3, "ms"))
+    f.add("a100_balance_lanes", rl.balance_lanes(OTHER_GPUS["a100"], m), sig(3))
     f.add("big_weights_gb", BIG_MODEL.weight_bytes / 1e9, sig(4, "GB"))
     f.add("big_streamed_gb", BIG_MODEL.streamed_bytes / 1e9, sig(4, "GB"))
 

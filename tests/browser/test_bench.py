@@ -354,7 +354,8 @@ def test_a_link_opened_cold_replays_quickly(browser, site_url):
         assert act < 2000, timings
         assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
         assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
-                                                  "seed": 1, "rule": "typical"}, "steps": 200, "rounds": 100}
+                                                  "seed": 1, "rule": "typical", "gpu": "h100-sxm",
+                                                  "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
         assert "200" in page.locator("#b .b-tape-count").inner_text()
     finally:
         context.close()

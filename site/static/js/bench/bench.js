@@ -9,6 +9,7 @@ import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
 import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
+import { RaceView } from "./race.js";
 import { LinkMessagesView, StatusView } from "./status.js";
 import { Store } from "./store.js";
 import { text } from "./text.js";
@@ -54,6 +55,7 @@ export function startBench(config) {
     parts: new PartsView(root, store),
     messages: new LinkMessagesView(root),
     owntext: new OwnTextView(root, spec, store, announcer),
+    race: new RaceView(root, spec, store, announcer), // draws itself from the store (race.js)
   };
   const status = new StatusView(root, () => {
     status.update({ state: "retrying" });
@@ -150,11 +152,13 @@ export function startBench(config) {
           if (!query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
         }
         views.controls.enable(true);
+        views.race.enable(true);
         root.dataset.mode = "live";
       });
     } else if (s.state === "failed") {
       store.setLive(false);
       views.controls.enable(false);
+      views.race.enable(false);
       root.dataset.mode = "failed";
       announcer.say(status.update(s));
     } else {
@@ -165,6 +169,7 @@ export function startBench(config) {
   views.controls.wire();
   views.parts.wire();
   views.owntext.wire();
+  views.race.wire();
   const query = readQuery();
   if (query.length) store.dispatch({ type: "load", query, source: "link" }).catch(() => {});
   sim.client.listen(onStatus); // the latest status at once, then each one
