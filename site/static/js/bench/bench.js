@@ -10,6 +10,8 @@ import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
 import { LinkMessagesView, StatusView } from "./status.js";
 import { Store } from "./store.js";
+import { StripView } from "./strip.js";
+import { readPanels, TabsView } from "./tabs.js";
 import { text } from "./text.js";
 import { TubesView } from "./tubes.js";
 import { readQuery, writeURL } from "./url.js";
@@ -39,7 +41,11 @@ function connect(config, onStatus) {
   };
 }
 
-export function startBench(config) {
+// config: the page's data attributes (worker, runtime and model addresses). frame: what the frame
+// around the bench adds (optional): `chapters`, sent with a link so that the sim reads the embed's
+// view options too; `first`, page actions applied before the link; and `onChange(change, state)`,
+// told of every change after the views drew it.
+export function startBench(config, frame = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
   const { spec, view } = JSON.parse(document.getElementById("bench-state").textContent);
@@ -48,7 +54,7 @@ export function startBench(config) {
   let booted = false;
 
   const sim = connect(config, (status) => onStatus(status));
-  const store = new Store({ sim, state: view.state, view });
+  const store = new Store({ sim, state: view.state, view, panels: readPanels(root) });
   const views = {
     machine: new MachineView(root, spec),
     tape: new TapeView(root),
@@ -58,6 +64,8 @@ export function startBench(config) {
     tubes: new TubesView(root),
     controls: new ControlsView(root, spec, store),
     parts: new PartsView(root, store),
+    tabs: new TabsView(root, store),
+    strip: new StripView(document.querySelector(".b-strip")),
     messages: new LinkMessagesView(root),
   };
   const status = new StatusView(root, () => {
@@ -65,13 +73,19 @@ export function startBench(config) {
     sim.client.restart();
   });
 
-  function drawAll(v, fresh = 0) {
-    views.machine.draw(v.drawing.machine);
-    views.tape.draw(v.tape, fresh);
+  // The panels beside the machine (drawn again when one opens: a hidden one cannot measure its words).
+  function drawPanels(v) {
     views.bridge.draw(v);
     views.readouts.draw(v.readouts);
     views.exactness.draw(v);
     views.tubes.draw(v.tubes);
+  }
+
+  function drawAll(v, fresh = 0) {
+    views.machine.draw(v.drawing.machine);
+    views.tape.draw(v.tape, fresh);
+    drawPanels(v);
+    views.strip.draw(v);
   }
 
   // One pass drawn as it happens; the rest of the view at once.
@@ -82,6 +96,7 @@ export function startBench(config) {
     views.tubes.draw(v.tubes);
     await views.machine.animatePass(v.drawing.machine, views.bridge);
     views.tape.draw(v.tape, v.pass.n_written);
+    views.strip.draw(v);
   }
 
   function mark(v) {
@@ -115,9 +130,12 @@ export function startBench(config) {
         break;
       case "measured":
         views.readouts.draw(v.readouts);
+        views.strip.draw(v);
         break;
       case "ui":
         views.parts.draw(state.ui, change.before.ui);
+        views.tabs.draw(state.ui);
+        if (state.ui.panel !== change.before.ui.panel) drawPanels(v);
         views.controls.setPlaying(state.ui.playing);
         motion.speed = state.ui.speed;
         break;
@@ -134,6 +152,7 @@ export function startBench(config) {
       default:
         break;
     }
+    if (frame.onChange) frame.onChange(change, state);
   });
 
   function onStatus(s) {
@@ -168,8 +187,11 @@ export function startBench(config) {
 
   views.controls.wire();
   views.parts.wire();
+  views.tabs.wire();
   const query = readQuery();
-  if (query.length) store.dispatch({ type: "load", query, source: "link" }).catch(() => {});
+  for (const action of frame.first || []) store.dispatch(action).catch(() => {});
+  const load = { type: "load", query, source: "link", ...(frame.chapters ? { chapters: frame.chapters } : {}) };
+  if (query.length) store.dispatch(load).catch(() => {});
   sim.client.start();
 
   const api = {

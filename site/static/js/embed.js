@@ -1,0 +1,88 @@
+// The embed's glue (templates/embed.html): the bench first; the options in its address; a link
+// to the full page with the same state; and the frame's height, told to the host page.
+//
+// Options (besides every bench parameter), read by the sim with the bench's link so that a bad
+// one gets the same kind of message in the page's language: chapter=<anchor> shows that chapter's
+// text with the bench, part=<name> lifts a part out, theme=light|dark sets the colours
+// (theme.js applies it before the first paint). Until Python has read them, a chapter the
+// address names exactly is shown already; the sim's answer then decides.
+//
+// Height: whenever the document's height changes, the embed posts to its parent
+//   {subject: "lti.frameResize", height}   (Canvas resizes the frame itself)
+//   {type: "specdec:height", height}       (the documented message; the host script in the
+//                                           "Embed this" dialog and README follows it)
+// The height is the content's, never the window's, so a host that sets the frame to it settles.
+import { startBench } from "./bench/bench.js";
+
+const body = document.body;
+const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
+const fullLink = document.querySelector(".embed__full");
+let shown = "";
+
+function showChapter(anchor) {
+  const text = document.querySelector(".embed__text");
+  shown = anchor || "";
+  text.hidden = !shown;
+  for (const section of text.querySelectorAll("section")) section.classList.toggle("b-shown", section.id === shown);
+  if (shown) body.dataset.chapter = shown;
+  else delete body.dataset.chapter;
+  if (!shown) return;
+  // Links to other chapters and to the sources open the full page, which has them.
+  for (const link of document.getElementById(shown).querySelectorAll('a[href^="#"]')) {
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    if (target && target.closest("section") === link.closest("section")) continue;
+    link.href = fullLink.dataset.page + link.getAttribute("href");
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+}
+
+function setTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
+function linkFullPage(view) {
+  fullLink.href = fullLink.dataset.page + view.link + (shown ? "#" + shown : "");
+}
+
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = 0;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
+    window.parent.postMessage({ type: "specdec:height", height }, "*");
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
+
+// The part a chapter talks about (its panel opens with it).
+const focusOn = (anchor) => {
+  const section = anchor && document.getElementById(anchor);
+  return section && section.dataset.part ? [{ type: "focus", part: section.dataset.part }] : [];
+};
+
+const asked = new URLSearchParams(window.location.search).get("chapter");
+if (chapters.includes(asked)) showChapter(asked);
+reportHeight();
+
+const bench = startBench(body.dataset, {
+  chapters,
+  first: focusOn(shown),
+  onChange(change, state) {
+    if (change.kind !== "act") return;
+    const options = change.action.type === "load" && change.reply.options;
+    if (options) {
+      setTheme(options.theme);
+      showChapter(options.chapter);
+      const actions = focusOn(shown);
+      if (options.part) actions.push({ type: "isolate", part: options.part });
+      if (actions.length) bench.run(actions).catch(() => {});
+    }
+    linkFullPage(state.view);
+  },
+});
