@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import base_url as base_urls
-from . import content, diagrams, js_strings, pages, site_files
+from . import content, diagrams, js_strings, pages, site_files, tryit
 from .counting import ModelFile, count_model
 from .errors import Namespace, boundary
 from .frontmatter import load_toml
@@ -109,6 +109,8 @@ def prepare(opts, memo: dict | None = None) -> Products:
     content.check_names(contents, {"figures": figure_namespace(texts[first]),
                                    "quoted figures": paper[first], "citations": sources.ids})
     content.check_all_parity(contents)
+    spec = pictures[first]["spec"]  # the bench's actions and parameters, the same in every language
+    tryit.check(contents, spec)
 
     rendered = {}
     for lang, language_content in contents.items():
@@ -124,6 +126,8 @@ def prepare(opts, memo: dict | None = None) -> Products:
             },
         }
         sections = [render_section(s, values) for s in language_content.sections]
+        for section, shown in zip(language_content.sections, sections):
+            shown["try"] = tryit.render(section, values, spec) if section.is_chapter else None
         rendered[lang] = (sections, pictures[lang])
     return Products(contents, site, sources, models, rendered, opts.templates)
 

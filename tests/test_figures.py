@@ -253,6 +253,8 @@ def _content_texts(lang):
     for path in sorted((SITE / lang).glob("*.md")):
         meta, body, _ = split(path, path.read_text(encoding="utf-8"))
         extra = [meta.get("caption", "")] + [f"{q['q']} {q['a']}" for q in meta.get("faq", [])]
+        tryit = meta.get("try", {})  # the Try-it's words (its actions are data, not prose)
+        extra += [tryit.get(key, "") for key in ("button", "question", "answer")]
         yield path.name, "\n".join([body, *extra])
 
 
@@ -287,6 +289,16 @@ def test_the_scan_catches_a_typed_figure():
                                   ("y.md", f"a = \"about {shown['batch_tokens_per_s']} tokens\"")])
     assert ("x.md", shown["ms_per_token"].split()[0]) in typed
     assert ("y.md", shown["batch_tokens_per_s"]) in typed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_scan_reads_the_try_it_words(lang):
+    """Power check: a Try-it's button typing the lab's gamma by hand is caught (it must be {{ fig.lab_gamma }})."""
+    texts = dict(_content_texts(lang))
+    assert "{alpha@start}" in texts["07-alpha.md"]  # the answers are scanned
+    lab_gamma = figures.formatted(lang, _computed()[lang])["lab_gamma"]
+    typed_button = texts["08-speedup.md"].replace("{{ fig.lab_gamma }}", lab_gamma)
+    assert ("08-speedup.md", lab_gamma) in _typed_figures(lang, [("08-speedup.md", typed_button)])
 
 
 # --- what the prose says about the figures stays true ---------------------------------------------

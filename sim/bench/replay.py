@@ -169,6 +169,7 @@ class Replays:
             "target": target,
             "spec_kept": kept,
             "spec_target": written,
+            "gap": tubes.largest_gap(categories, target, kept, written),
             "drawing": drawing.tubes(categories, target, kept, written, last),
         }
 

@@ -81,6 +81,17 @@ def tube_round(language, args: dict, spec_cache: dict | None = None) -> dict:
             "target": direct, "spec_kept": kept_counts, "spec_target": target_counts}
 
 
+def largest_gap(categories: list, direct: list, kept: list, written: list) -> dict:
+    """The category whose speculative probability is furthest from the target's p, with its
+    counts in both tubes: under the exact rule the gap is 0 for every category (the first is
+    returned), under a rule that is not exact it names where tube B parts from the line."""
+    size = [abs(c["spec_p"] - c["p"]) for c in categories]
+    k = max(range(len(categories)), key=lambda i: (size[i], -i))
+    c = categories[k]
+    return {"index": k, "text": c["text"], "p": c["p"], "spec_p": c["spec_p"], "size": size[k],
+            "direct": direct[k], "speculative": kept[k] + written[k]}
+
+
 def _spec_dense(cache, context, draft_name, p, q, rule, greedy) -> list[float]:
     if cache is None:
         return spec_distribution(p, q, rule, greedy)

@@ -180,3 +180,18 @@ def test_tubes_view_adds_up_the_rounds(sessions):
     assert got["draws"] == 6 * tubes.TUBE_DRAWS
     empty = ok(s, "view", {"state": {**state, "rounds": 0}, "measure": False})["tubes"]
     assert sum(empty["target"]) == 0 and all(bar["dot_y"] is None for bar in empty["drawing"]["spec"])
+
+
+@pytest.mark.parametrize("rule", ["exact", "typical", "replace_from_p"])
+def test_the_tubes_name_where_tube_b_parts_from_the_line(sessions, rule):
+    """gap: the category furthest from p in tube B's exact law, with its counts in both tubes; zero
+    under the exact rule (the Try-it of chapter 6 reports it), the largest difference otherwise."""
+    state = {**default_state(), "settings": {**default_state()["settings"], "rule": rule}, "rounds": 4}
+    got = ok(sessions["en"], "view", {"state": state, "measure": False})["tubes"]
+    gap, cats = got["gap"], got["categories"]
+    differences = [abs(c["spec_p"] - c["p"]) for c in cats]
+    assert gap["size"] == max(differences) and gap["index"] == differences.index(max(differences))
+    k = gap["index"]
+    assert (gap["text"], gap["p"], gap["spec_p"]) == (cats[k]["text"], cats[k]["p"], cats[k]["spec_p"])
+    assert gap["direct"] == got["target"][k] and gap["speculative"] == got["spec_kept"][k] + got["spec_target"][k]
+    assert (gap["size"] == 0) == (rule == "exact")

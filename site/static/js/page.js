@@ -3,6 +3,7 @@
 import { startBench } from "./bench/bench.js";
 import { wireEmbedDialog } from "./embed-dialog.js";
 import { wireSheet } from "./sheet.js";
+import "./tryit.js"; // the chapters' Try it buttons
 
 function currentChapterTracker(onChange) {
   const sections = [...document.querySelectorAll("section.chapter, section.closing")];

@@ -136,6 +136,7 @@ export function startBench(config, frame = {}) {
         views.parts.draw(state.ui, change.before.ui);
         views.tabs.draw(state.ui);
         if (state.ui.panel !== change.before.ui.panel) drawPanels(v);
+        // (A focus with reveal, a Try-it's, needs nothing more: the store opened the part's panel.)
         views.controls.setPlaying(state.ui.playing);
         motion.speed = state.ui.speed;
         break;
@@ -200,6 +201,7 @@ export function startBench(config, frame = {}) {
     idle: () => store.idle(),
     getState: () => store.getState(),
     retry: () => sim.client.restart(),
+    announce: (message) => announcer.say(message), // the one live region, for the chapters' Try it answers
     call: (command, args) => sim.call(command, args), // a raw request to the sim (tests, debugging)
   };
   window.specdecBench = api;

@@ -8,6 +8,7 @@
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
 //   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel}}
+//   announce(message) -> says it in the bench's one live region (bench.js)
 // Actions (bench ones are checked in Python: sim/bench/replay.py):
 //   {type: "set", name, value}          a setting (draft, gamma, greedy, batch, seed, rule)
 //   {type: "step", count?}              passes; {type: "step", until: "rejected" | "all_kept", max?}
@@ -16,11 +17,12 @@
 //   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
 //   {type: "load", query: [[name, value], ...], chapters?}   a link's parameters (with the embed's
 //                                       chapters, its view options too); {type: "view", measure?} redraws
-//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part},
+//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part},
+//   {type: "focus", part, reveal?}      the chapter in view (reveal: a Try-it's, the part's own panel
+//                                       shown even if the part is already in focus)
 //   {type: "open_panel", panel}         the panel shown beside the machine (bridge, exact, tubes,
 //                                       readouts, curve); focusing or isolating a part that has a
 //                                       panel opens it too
-
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
 import { SimFailure } from "../sim-client.js";

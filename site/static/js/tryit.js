@@ -1,0 +1,154 @@
+// The chapters' "Try it" buttons. Each runs its chapter's actions on the bench through the
+// store's public API (window.specdecBench), then fills in its answer from the bench's view.
+// Everything was declared and checked by the build (sitebuild/tryit/): the state to start from
+// (a link), the actions, and, for each value the answer reports, where it is in the view and
+// how it is formatted. This script only follows those paths and formats in the page's language.
+import { format, text } from "./bench/text.js";
+
+const lang = document.documentElement.lang || "en";
+const upTo3 = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 });
+const lists = new Intl.ListFormat(lang, { type: "conjunction" });
+const quoted = (t) => text("try_quote", { text: t == null ? text("b_other") : t });
+const FORMATS = {
+  int: (x) => format.int(x),
+  num: (x) => upTo3.format(x),
+  num2: (x) => format.num(x, 2),
+  num3: (x) => format.num(x, 3),
+  pct: (x) => format.pct(x),
+  quoted,
+  list: (xs) => lists.format(xs.map(quoted)),
+};
+const PLACEHOLDER = /\{([A-Za-z_]\w*(?:@\w*)?)\}/g;
+
+// The value at a path in a view (sitebuild/tryit/values.py describes the steps), or null.
+function resolve(node, path) {
+  for (let i = 0; i < path.length; i++) {
+    if (node == null) return null;
+    const step = path[i];
+    if (step === "*") return node.map((item) => resolve(item, path.slice(i + 1)));
+    if (typeof step === "object") {
+      const [[field, wanted]] = Object.entries(step.find);
+      node = node.find((item) => item[field] === wanted);
+    } else {
+      node = node[step];
+    }
+  }
+  return node ?? null;
+}
+
+// The answer's words with every placeholder filled; `complete` is false if a value was missing.
+function fill(data, final, snapshots) {
+  let complete = true;
+  const words = data.answer.replace(PLACEHOLDER, (whole, key) => {
+    const value = data.values[key];
+    const x = resolve(value.at ? snapshots[value.at] : final, value.path);
+    if (x == null || (Array.isArray(x) && (!x.length || x.includes(null)))) {
+      complete = false;
+      return text("try_missing");
+    }
+    return FORMATS[value.format](x);
+  });
+  return { words, complete };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Run one Try-it: start from its state, apply its actions (snapshots and holds in between),
+// show the chapter's part, and return the views the answer reads.
+async function perform(api, data) {
+  // The answer is what gets announced; a part lifted out is announced too (a tour of the parts).
+  const quiet = (action) => ({ ...action, quiet: !(action.type === "isolate" && action.part) });
+  await api.run([{ type: "pause" }, { type: "isolate", part: "" }, { type: "load", query: data.start }].map(quiet));
+  const snapshots = { start: api.getState().view };
+  let batch = [];
+  const flush = async () => {
+    if (batch.length) await api.run(batch.map(quiet));
+    batch = [];
+  };
+  for (const entry of data.actions) {
+    if ("snapshot" in entry) {
+      await flush();
+      snapshots[entry.snapshot] = api.getState().view;
+    } else if ("hold" in entry) {
+      await flush();
+      await sleep((entry.hold * 1000) / (api.getState().ui.speed || 1));
+    } else {
+      batch.push(entry);
+    }
+  }
+  await flush();
+  await api.dispatch(quiet({ type: "focus", part: data.show, reveal: true }));
+  return { final: api.getState().view, snapshots };
+}
+
+class TryIt {
+  constructor(box, runner) {
+    this.box = box;
+    this.data = JSON.parse(box.dataset.try);
+    this.button = box.querySelector(".try__button");
+    this.status = box.querySelector(".try__status");
+    this.answer = box.querySelector(".try__answer");
+    this.words = box.querySelector(".try__answer-words");
+    this.button.addEventListener("click", () => runner.start(this));
+  }
+
+  // mode: the bench's (static, live, failed); running: the Try-it now running, if any.
+  draw(mode, running) {
+    const live = mode === "live";
+    this.button.disabled = !live;
+    const waiting = live && running !== null;
+    this.button.setAttribute("aria-disabled", waiting ? "true" : "false");
+    let reason = "";
+    if (mode === "failed") reason = text("try_failed");
+    else if (!live) reason = text("try_starting");
+    else if (running === this) reason = text("try_running");
+    else if (running) reason = text("try_other_running");
+    else if (this.box.dataset.state === "error") reason = this.error;
+    this.status.textContent = reason;
+  }
+
+  async run(api) {
+    this.box.dataset.state = "running";
+    this.answer.hidden = true;
+    try {
+      const { final, snapshots } = await perform(api, this.data);
+      const { words, complete } = fill(this.data, final, snapshots);
+      this.words.textContent = words;
+      this.answer.hidden = false;
+      this.box.dataset.state = complete ? "done" : "incomplete";
+      api.announce(`${text("try_answer_label")} ${words}`);
+      // For anything that follows the page (tests read the views the answer came from).
+      this.box.dispatchEvent(new CustomEvent("specdec:tryit", { bubbles: true, detail: { final, snapshots, words } }));
+    } catch (error) {
+      this.error = text("try_refused", { error: error.message });
+      this.box.dataset.state = "error";
+    }
+  }
+}
+
+class Runner {
+  constructor(root) {
+    this.root = root;
+    this.running = null;
+    this.blocks = [...document.querySelectorAll(".try[data-try]")].map((box) => new TryIt(box, this));
+    new MutationObserver(() => this.draw()).observe(root, { attributes: true, attributeFilter: ["data-mode"] });
+    this.draw();
+  }
+
+  draw() {
+    for (const block of this.blocks) block.draw(this.root.dataset.mode, this.running);
+  }
+
+  async start(block) {
+    const api = window.specdecBench;
+    if (this.running || !api || this.root.dataset.mode !== "live") return;
+    this.running = block;
+    this.draw();
+    await block.run(api);
+    this.running = null;
+    this.draw();
+  }
+}
+
+const root = document.getElementById("b");
+if (root) new Runner(root);

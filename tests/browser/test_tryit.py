@@ -1,0 +1,157 @@
+"""The chapters' Try-it buttons, used as a reader would: from the keyboard, on the full page, on a
+phone and in the embed, in both languages.
+
+One page per language runs all 13 in chapter order (each starts from its own state, so the order
+is only the reader's). After each: the bench holds the state the chapter describes
+(tests/tryit_expect.py, the checks the sim's CPython run passes too), the views the answer came
+from are the sim's own for those states, the answer shows each value formatted as the readouts
+are, the one live region says it, the chapter's part is in focus and the button keeps the focus.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from benchpage import LIVE, PYODIDE_TIMEOUT_MS, settle
+from tryit_expect import EXPECT
+
+from sitebuild.tryit.values import resolve
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+LABEL = {"en": "What happened:", "zh": "结果："}
+OTHER = {"en": "other", "zh": "其他"}
+FINISHED = "(box) => ['done', 'incomplete', 'error'].includes(box.dataset.state)"
+LISTEN = """() => {
+    window.tryResults = [];
+    document.addEventListener("specdec:tryit", (e) => window.tryResults.push(e.detail));
+}"""
+
+
+def shown(value, fmt: str, lang: str) -> list[str]:
+    """How the page writes a value (Intl in the page's language; both languages group with "," here)."""
+    quote = lambda t: f"“{OTHER[lang] if t is None else t}”"  # noqa: E731
+    if fmt == "int":
+        return [f"{round(value):,}"]
+    if fmt in ("num2", "num3"):
+        return [f"{value:.{fmt[-1]}f}"]
+    if fmt == "num":
+        return [f"{value:.3f}".rstrip("0").rstrip(".")]
+    if fmt == "pct":
+        return [f"{value * 100:.1f}".removesuffix(".0") + "%"]
+    if fmt == "quoted":
+        return [quote(value)]
+    return [quote(t) for t in value]  # list: each item, joined as the language lists things
+
+
+def run_try(page, anchor: str, keyboard: bool = True) -> dict:
+    box = page.locator(f"#{anchor} .try")
+    button = box.locator(".try__button")
+    assert button.is_enabled() and box.locator(".try__status").inner_text() == ""
+    if keyboard:
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
+    page.wait_for_function(FINISHED, arg=box.element_handle(), timeout=PYODIDE_TIMEOUT_MS)
+    assert box.get_attribute("data-state") == "done", box.locator(".try__status").inner_text()
+    return page.evaluate("() => window.tryResults.pop()")
+
+
+def check_answer(page, anchor: str, lang: str, result: dict) -> str:
+    box = page.locator(f"#{anchor} .try")
+    data = json.loads(box.get_attribute("data-try"))
+    words = box.locator(".try__answer-words").inner_text()
+    assert words == result["words"] and box.locator(".try__answer").is_visible()
+    for key, value in data["values"].items():
+        view = result["snapshots"][value["at"]] if value["at"] else result["final"]
+        for text in shown(resolve(view, tuple(value["path"])), value["format"], lang):
+            assert text in words, (anchor, key, text, words)
+    return words
+
+
+def check_views_are_the_sims(page, result: dict) -> None:
+    """Each view the answer read is what the worker answers for its state, asked afresh."""
+    for view in [result["final"], *result["snapshots"].values()]:
+        fresh = page.evaluate("(state) => window.specdecBench.call('view', {state, measure: true})", view["state"])
+        assert fresh == view
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(shared_bench, lang):
+    page = shared_bench(lang)
+    page.evaluate(LISTEN)
+    page.evaluate("() => window.specdecBench.dispatch({type: 'speed', value: 3})")  # the parts tour's holds
+    anchors = page.eval_on_selector_all("section.chapter", "(ss) => ss.map((s) => [s.id, s.dataset.part])")
+    assert len(anchors) == 13 and page.locator(".try").count() == 13
+    for anchor, part in anchors:
+        result = run_try(page, anchor)
+        EXPECT[anchor](result["final"], result["snapshots"])
+        words = check_answer(page, anchor, lang, result)
+        check_views_are_the_sims(page, result)
+        state = page.evaluate("() => window.specdecBench.getState()")
+        assert state["view"] == result["final"]  # nothing ran after the answer was read
+        assert state["ui"]["focus"] == part and state["ui"]["isolate"] == "" and not state["ui"]["playing"]
+        assert page.evaluate(f"() => document.activeElement === document.querySelector('#{anchor} .try__button')")
+        page.wait_for_function("(said) => document.querySelector('#b .b-live').textContent === said",
+                               arg=f"{LABEL[lang]} {words}")
+
+    # The same page on a phone: clicked, the answer fits under its button, with the way to the bench.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.locator("#exact .try__button").scroll_into_view_if_needed()
+    result = run_try(page, "exact", keyboard=False)
+    EXPECT["exact"](result["final"], result["snapshots"])
+    check_answer(page, "exact", lang, result)
+    answer = page.locator("#exact .try__answer").bounding_box()
+    assert answer["x"] >= 0 and answer["x"] + answer["width"] <= 360  # nothing cut off
+    assert page.locator("#exact .try__see a").get_attribute("href") == "#b-title"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert not page.console_errors
+
+
+def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(browser, site_url):
+    """The embed (a course's iframe): the buttons are disabled with their reason while Python is
+    held back, then work; axe-core finds nothing serious in a block before or after its answer."""
+    context = browser.new_context(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+    held = []
+    context.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Python's runtime held back
+    try:
+        page.goto(f"{site_url}embed/en/specdec/?chapter=exact")
+        page.wait_for_function("() => document.querySelector('#exact .try__status').textContent.includes('Waiting')")
+        buttons = page.locator(".try__button")
+        assert all(buttons.nth(i).is_disabled() for i in range(buttons.count()))
+        assert page.locator("#exact .try__status").is_visible()
+        while not held:
+            page.wait_for_timeout(50)
+        held[0].continue_()
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+        settle(page)
+        assert all(buttons.nth(i).is_enabled() for i in range(buttons.count()))
+        page.evaluate(LISTEN)
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        axe = """async () => (await axe.run(document.querySelector('#exact .try'), { resultTypes: ['violations'] }))
+            .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)"""
+        assert page.evaluate(axe) == []
+        result = run_try(page, "exact", keyboard=False)
+        EXPECT["exact"](result["final"], result["snapshots"])
+        check_answer(page, "exact", "en", result)
+        assert page.evaluate(axe) == []
+    finally:
+        context.close()
+
+
+def test_a_bench_that_cannot_start_says_so_beside_each_button(browser, site_url):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    context.route("**/pyodide.asm.wasm*", lambda route: route.abort("blockedbyclient"))
+    try:
+        page.goto(f"{site_url}zh/specdec/")
+        page.wait_for_selector("#b[data-mode=failed]", timeout=30_000)
+        assert page.locator("#rule .try__button").is_disabled()
+        assert "重试" in page.locator("#rule .try__status").inner_text()
+    finally:
+        context.close()

@@ -1,0 +1,241 @@
+"""The chapters' Try-its: declared in each chapter's [try] table, checked against the bench's spec,
+the same in both languages, and run by the sim to the state each chapter describes.
+
+Every bad block fails with one line naming the file and the line of the entry at fault; each
+check has its broken example. The browser runs the same Try-its (tests/browser/test_tryit.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from sim.bench.api import spec as bench_spec
+from sim.session import Session
+from sitebuild import tryit
+from sitebuild.content import load_all, load_section
+from sitebuild.errors import BuildError
+from sitebuild.tryit.actions import REFUSED, UNTIL
+from sitebuild.tryit.blocks import checked, page_data
+from sitebuild.tryit.values import VALUES, resolve
+from tryit_expect import EXPECT
+from tryit_replay import replay
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "site"
+SPEC = bench_spec()
+
+GOOD = '''+++
+title = "A chapter"
+caption = "A caption."
+part = "bridge"
+
+[try]
+button = "Step until a guess is rejected"
+question = "What did the big model write instead?"
+answer = "In pass {passes} the guess {rejected_text} was rejected; α went from {alpha@start} to {alpha@later}."
+actions = [
+  {type = "step", until = "rejected"},
+  {snapshot = "later"},
+  {type = "set", name = "gamma", value = 6},
+]
++++
+
+Body.
+'''
+
+
+def section_from(tmp_path: Path, text: str, lang: str = "en"):
+    path = tmp_path / lang / "05-rule.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return load_section(path)
+
+
+def refusal(tmp_path, text: str) -> str:
+    section = section_from(tmp_path, text)
+    with pytest.raises(BuildError) as caught:
+        checked(section, SPEC)
+    return str(caught.value)
+
+
+def line_with(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if needle in line)
+
+
+def test_a_good_block_becomes_the_pages_data(tmp_path):
+    section = section_from(tmp_path, GOOD)
+    block = checked(section, SPEC)
+    data = page_data(block, block["answer"], "bridge")
+    assert data["start"] == [] and data["show"] == "bridge"
+    assert data["actions"][0] == {"type": "step", "until": "rejected"}
+    assert data["values"]["alpha@later"] == {"path": ["readouts", "alpha"], "format": "num3", "at": "later"}
+    assert data["values"]["passes"]["at"] is None
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('{type = "step", until = "rejected"}', '{type = "stepp"}',
+     "unknown action type 'stepp'; type is one of set, step, round, new_sentence, clear_tubes, isolate"),
+    ('name = "gamma", value = 6', 'name = "gama", value = 6', "set names 'gama', which is not a setting"),
+    ('name = "gamma", value = 6', 'name = "gamma", value = 9', "set gamma to 9; gamma is a whole number from 1 to 8"),
+    ('name = "gamma", value = 6', 'name = "gamma", value = "6"', "set gamma to '6'; gamma is a whole number"),
+    ('until = "rejected"', 'until = "rejcted"', "step until 'rejcted'; until is one of rejected, all_kept"),
+    ('until = "rejected"', 'count = 0', "count = 0; count is a whole number from 1 to 200"),
+    ('{type = "step", until = "rejected"}', '{type = "isolate", part = "drums"}',
+     "isolate part 'drums', which the machine does not have"),
+    ('{type = "step", until = "rejected"}', '{type = "play"}', "a Try-it may not use a 'play' action"),
+    ('{type = "step", until = "rejected"}', '{type = "round", count = 101}',
+     "count = 101; count is a whole number from 1 to 100"),
+    ('{type = "step", until = "rejected"}', '{hold = 9}', "hold = 9; a hold is a number of seconds"),
+    ('{type = "step", until = "rejected"}', '{type = "step", until = "rejected", color = "red"}',
+     "step has no 'color'"),
+])
+def test_a_bad_action_names_its_own_line(tmp_path, old, new, message):
+    text = GOOD.replace(old, new)
+    got = refusal(tmp_path, text)
+    assert got.startswith(f"{tmp_path / 'en' / '05-rule.md'}:{line_with(text, new)}: {message}"), got
+
+
+def test_setting_one_value_twice_in_a_row_is_refused(tmp_path):
+    """The store would apply only the second of two queued sets of one setting."""
+    twice = '{type = "set", name = "gamma", value = 5},\n  {type = "set", name = "gamma", value = 7}'
+    text = GOOD.replace('{type = "step", until = "rejected"}', twice)
+    assert f"05-rule.md:{line_with(text, 'value = 7')}: set gamma twice in a row" in refusal(tmp_path, text)
+
+
+@pytest.mark.parametrize("start, message", [
+    ("start = {gama = 3}", "start names 'gama', which the bench does not have"),
+    ("start = {rounds = 500}", "start sets rounds = 500; rounds is a whole number from 0 to 100"),
+    ('start = {greedy = "yes"}', "start sets greedy = 'yes'; greedy is true or false"),
+])
+def test_a_bad_start_names_its_line(tmp_path, start, message):
+    text = GOOD.replace("actions = [", f"{start}\nactions = [")
+    assert f"05-rule.md:{line_with(text, start)}: {message}" in refusal(tmp_path, text)
+
+
+def test_the_start_becomes_a_link_in_the_links_order(tmp_path):
+    text = GOOD.replace("actions = [", "start = {rounds = 0, greedy = true, gamma = 8}\nactions = [")
+    block = checked(section_from(tmp_path, text), SPEC)
+    assert block["query"] == [["gamma", "8"], ["greedy", "1"], ["rounds", "0"]]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("{alpha@start}", "{alpah@start}",
+     "the answer uses {alpah}, which is not a value the page can report (nearest: alpha)"),
+    ("{alpha@later}", "{alpha@before}", "the answer uses {alpha@before}, but the actions declare no snapshot 'before'"),
+    ("went from", "went from 0.63, from", "the answer types the number 0"),
+    ("went from", "went { from", "the answer has a brace that is not a placeholder"),
+    ("{alpha@later}", "{alpha}", "the actions declare snapshot 'later', which the answer never uses"),
+])
+def test_a_bad_answer_names_its_line(tmp_path, old, new, message):
+    text = GOOD.replace(old, new)
+    got = refusal(tmp_path, text)
+    line = line_with(text, "actions =" if "never uses" in message else "answer =")
+    assert f"05-rule.md:{line}: {message}" in got, got
+
+
+def test_an_answer_must_report_something_from_the_bench(tmp_path):
+    text = re.sub(r'answer = ".*"', 'answer = "Something happened."', GOOD).replace('  {snapshot = "later"},\n', "")
+    assert "the answer reports nothing from the bench" in refusal(tmp_path, text)
+
+
+def test_every_chapter_has_a_try_table_with_known_keys(tmp_path):
+    assert "05-rule.md:1: the chapter has no [try] table" in refusal(tmp_path, GOOD.split("\n[try]")[0] + "\n+++\n")
+    text = GOOD.replace("question =", "questoin =")
+    assert "the [try] table lacks question" in refusal(tmp_path, text)
+    text = GOOD.replace('question = "', 'hint = "x"\nquestion = "')
+    assert f"05-rule.md:{line_with(text, 'hint =')}: the [try] table has no key 'hint'" in refusal(tmp_path, text)
+
+
+def test_both_languages_declare_the_same_actions_and_report_the_same_values(tmp_path):
+    from sitebuild.tryit.blocks import check_parity
+
+    en = section_from(tmp_path, GOOD, "en")
+    changed = GOOD.replace("value = 6", "value = 7")
+    zh = section_from(tmp_path, changed, "zh")
+    with pytest.raises(BuildError) as caught:
+        check_parity(en, zh, checked(en, SPEC), checked(zh, SPEC))
+    line = line_with(GOOD, "value = 6")
+    assert f"en/05-rule.md:{line}: the Try-it's actions differ from zh/05-rule.md's" in str(caught.value)
+    fewer = GOOD.replace("In pass {passes} the", "The")
+    zh = section_from(tmp_path, fewer, "zh")
+    with pytest.raises(BuildError) as caught:
+        check_parity(en, zh, checked(en, SPEC), checked(zh, SPEC))
+    assert "the answer reports {passes}, which zh/05-rule.md's does not" in str(caught.value)
+
+
+def test_a_typo_in_a_chapter_fails_the_whole_build_with_its_line(project, build_memo):
+    from sitebuild.pipeline import build
+
+    path = project.site / "zh" / "08-speedup.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('name = "gamma", value = 8', 'name = "gamma", value = 80'), encoding="utf-8")
+    with pytest.raises(BuildError) as caught:
+        build(project, build_memo)
+    line = line_with(path.read_text(encoding="utf-8"), "value = 80")
+    assert f"zh/08-speedup.md:{line}: set gamma to 80; gamma is a whole number from 1 to 8" in str(caught.value)
+    assert not project.out.exists()
+
+
+# --- the real chapters -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _contents():
+    return load_all(SITE)
+
+
+def test_the_chapters_blocks_pass_the_build_checks():
+    tryit.check(_contents(), SPEC)
+    assert all(len(c.chapters) == 13 for c in _contents().values())
+
+
+def _chapter_runs(lang):
+    import corpus_models
+
+    session = Session(corpus_models.language(lang))
+    for section in _contents()[lang].chapters:
+        block = checked(section, SPEC)
+        data = page_data(block, block["answer"], section.meta["part"])
+        yield section.anchor, data, replay(session, data)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_try_it_leaves_the_state_its_chapter_describes(lang):
+    """Run by the sim in CPython as the page runs it: the state, the verdicts and the direction of
+    every readout the answer speaks of (tests/tryit_expect.py), and a value for every placeholder."""
+    seen = set()
+    for anchor, data, (end, snaps) in _chapter_runs(lang):
+        EXPECT[anchor](end, snaps)
+        for key, value in data["values"].items():
+            got = resolve(snaps[value["at"]] if value["at"] else end, tuple(value["path"]))
+            values = got if isinstance(got, list) else [got]
+            assert values and None not in values, (anchor, key)
+            seen.add(key.split("@")[0])
+    assert seen == set(VALUES), set(VALUES) - seen  # every value the table offers is used and resolves
+
+
+def test_python_knows_the_stores_actions():
+    """The build's lists (sitebuild/tryit/actions.py) are the store's (site/static/js/bench/store.js)."""
+    store = (REPO / "site" / "static" / "js" / "bench" / "store.js").read_text(encoding="utf-8")
+    until = re.search(r"const UNTIL = \{(.*?)\};", store).group(1)
+    assert sorted(re.findall(r"(\w+): \(view\)", until)) == sorted(UNTIL)
+    bench = set(re.findall(r'"(\w+)"', re.search(r"BENCH_ACTIONS = new Set\(\[(.*?)\]\)", store).group(1)))
+    local = set(re.findall(r'action\.type === "(\w+)"', store[store.index("async local("):]))
+    allowed = {"set", "step", "round", "new_sentence", "clear_tubes", "isolate"}
+    assert allowed | set(REFUSED) == bench | local
+
+
+def test_the_built_page_holds_one_waiting_block_per_chapter(built_site):
+    for lang, waiting in (("en", "Works once the bench has started"), ("zh", "实验台启动后")):
+        html = (built_site / lang / "specdec" / "index.html").read_text(encoding="utf-8")
+        blocks = re.findall(r"<div class=\"try\" role=\"group\" aria-labelledby=\"([a-z]+)-try-title\" "
+                            r"data-try='([^']*)'>(.*?)</div>\n</div>", html, re.S)
+        assert [anchor for anchor, _, _ in blocks] == [s.anchor for s in _contents()[lang].chapters]
+        for anchor, data, inner in blocks:
+            assert json.loads(data.replace("&#34;", '"'))["show"]
+            assert re.search(r"<button type=\"button\" class=\"try__button\" disabled", inner)
+            assert waiting in inner and "try__answer\" hidden" in inner

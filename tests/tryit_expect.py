@@ -1,0 +1,123 @@
+"""What each chapter's Try-it must leave on the bench, checked on the views it ran through.
+
+One function per chapter anchor, given the final view and the snapshots ({"start": view, label:
+view}); the same checks run on the sim in CPython (tests/site/test_tryit_blocks.py) and on the page's
+worker in Chromium (tests/browser/test_tryit.py). They check the state the chapter describes
+(settings, passes, rounds, verdicts) and that the readouts moved the way the answer says.
+"""
+
+from __future__ import annotations
+
+
+def _s(view):
+    return view["state"]["settings"]
+
+
+def _ro(view):
+    return view["readouts"]
+
+
+def _roof(view):
+    return view["readouts"]["roofline"]
+
+
+def _plain(view):
+    return _roof(view)["plain"]["weights_only"]
+
+
+def onebyone(end, snaps):
+    assert end["state"]["steps"] == end["tape"]["passes"] == 3 and _s(end)["batch"] == 1
+    assert end["tape"]["written"] >= end["tape"]["passes"]  # at least one token per turn
+    assert _plain(end)["tokens_per_s"] > 200 and _plain(end)["arith_busy_fraction"] < 0.01
+
+
+def batch(end, snaps):
+    assert _s(end)["batch"] == 64 and _s(snaps["start"])["batch"] == 1
+    assert _plain(end)["tokens_per_s"] > 60 * _plain(snaps["start"])["tokens_per_s"]
+    assert _roof(end)["plain"]["with_cache"]["tokens_per_s"] < _plain(end)["tokens_per_s"]
+    assert end["drawing"]["machine"]["drawers_in_use"] > 1
+
+
+def draft(end, snaps):
+    p, gamma = end["pass"], _s(end)["gamma"]
+    assert end["state"]["steps"] == 2 and len(p["guesses"]) == gamma
+    assert p["lanes_per_sequence"] == gamma + 1 and p["n_written"] == p["n_kept"] + 1
+
+
+def verify(end, snaps):
+    p, gamma = end["pass"], _s(end)["gamma"]
+    assert not p["rejected"] and p["bonus"] is not None
+    assert p["n_kept"] == gamma and p["n_written"] == gamma + 1
+    assert all(g["verdict"] == "kept" for g in p["guesses"])
+
+
+def rule(end, snaps):
+    p = end["pass"]
+    assert p["rejected"] and p["replacement"] is not None
+    rejected = next(g for g in p["guesses"] if g["verdict"] == "rejected")
+    assert rejected["r"] > rejected["ratio"]  # the red line above the bar
+    after = p["guesses"][p["guesses"].index(rejected) + 1:]
+    assert all(g["verdict"] == "void" for g in after)
+
+
+def exact(end, snaps):
+    assert snaps["exact"]["state"]["rounds"] == 10 and _s(snaps["exact"])["rule"] == "exact"
+    assert snaps["exact"]["tubes"]["gap"]["size"] == 0
+    assert _s(end)["rule"] == "replace_from_p" and end["state"]["rounds"] == 20
+    gap = end["tubes"]["gap"]
+    assert gap["size"] > 0.03
+    assert (gap["speculative"] > gap["direct"]) == (gap["spec_p"] > gap["p"])  # the counts show the drift
+
+
+def alpha(end, snaps):
+    assert _s(end)["draft"] == "unigram" and _s(snaps["start"])["draft"] == "bigram"
+    assert _ro(end)["alpha"] < _ro(snaps["start"])["alpha"]
+    assert _ro(end)["tokens_per_pass_counted"] < _ro(snaps["start"])["tokens_per_pass_counted"]
+    assert _ro(end)["speedup"] < _ro(snaps["start"])["speedup"]
+
+
+def speedup(end, snaps):
+    assert _s(end)["gamma"] == 8 and _s(snaps["start"])["gamma"] == 4
+    assert _ro(end)["tokens_per_pass_counted"] > _ro(snaps["start"])["tokens_per_pass_counted"]
+    assert _ro(end)["speedup"] < _ro(snaps["start"])["speedup"]
+    assert end["readouts"]["curve_drawing"]["current"] == 8
+
+
+def idle(end, snaps):
+    start = snaps["start"]
+    assert _s(end)["batch"] == 256 and _s(start)["batch"] == 1
+    assert _roof(start)["tokens_per_s_weights_only"] > _plain(start)["tokens_per_s"]  # speculation pays...
+    assert _roof(end)["tokens_per_s_weights_only"] < _plain(end)["tokens_per_s"]  # ...until the room is gone
+    assert _roof(end)["lanes"] > _roof(end)["lanes_to_match"] and _roof(end)["arith_busy_fraction"] == 1
+
+
+def selfdraft(end, snaps):
+    assert _s(end)["draft"] == "same" and _ro(end)["alpha"] == 1
+    assert _ro(end)["tokens_per_pass_counted"] == _s(end)["gamma"] + 1
+    assert _ro(end)["speedup"] > _ro(snaps["start"])["speedup"]
+
+
+def readhead(end, snaps):
+    one = snaps["one"]
+    assert _s(one)["gamma"] == 8 and _s(one)["batch"] == 1 and _roof(one)["lanes"] == 9
+    assert _roof(one)["arith_busy_fraction"] < 0.05
+    assert _s(end)["batch"] == 64 and _roof(end)["lanes"] == 64 * 9 > _roof(end)["lanes_to_match"]
+    assert _roof(end)["arith_busy_fraction"] == 1 and end["drawing"]["machine"]["gauge"]["full"]
+
+
+def parts(end, snaps):
+    assert end["state"]["steps"] == 2 and end["pass"] is not None
+
+
+def lab(end, snaps):
+    start, unigram, wide = snaps["start"], snaps["unigram"], snaps["wide"]
+    assert _s(unigram)["draft"] == "unigram" and unigram["tubes"]["gap"]["size"] == 0
+    assert _ro(unigram)["alpha"] < _ro(start)["alpha"] and _ro(unigram)["speedup"] < _ro(start)["speedup"]
+    assert (_s(wide)["draft"], _s(wide)["gamma"]) == ("bigram", 8)
+    assert _ro(wide)["speedup"] < _ro(start)["speedup"]
+    assert _s(end) == {**_s(start), "greedy": True}
+    assert _ro(end)["alpha_kind"] == "acceptance_rate"  # greedy: counted over many short runs
+
+
+EXPECT = {f.__name__: f for f in (onebyone, batch, draft, verify, rule, exact, alpha, speedup, idle,
+                                   selfdraft, readhead, parts, lab)}
