@@ -13,6 +13,7 @@
 //                                           "Embed this" dialog and README follows it)
 // The height is the content's, never the window's, so a host that sets the frame to it settles.
 import { startBench } from "./bench/bench.js";
+import "./tryit.js"; // the Try it of a chapter shown with chapter=
 
 const body = document.body;
 const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
