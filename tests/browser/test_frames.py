@@ -147,3 +147,19 @@ def test_on_a_phone_without_javascript_the_strip_still_opens_the_bench(browser, 
         assert page.locator("#b noscript").count() == 1
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_embed_on_a_phone_keeps_every_word_at_12_px(browser, site_url, lang):
+    """A course page read on a phone gives the frame the phone's width: the machine keeps its own
+    size, nothing is wider than the frame, and every word of the bench renders at 12 px or more."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        open_bench(page, f"{site_url}embed/{lang}/specdec/")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.locator("#b svg.b-machine").bounding_box()["width"] >= 340
+        small = [t for t in page.evaluate(RENDERED_SIZES, "#b") if t["px"] < MIN_PX]
+        assert not small, small[:10]
+    finally:
+        context.close()
