@@ -163,3 +163,21 @@ def test_the_embed_on_a_phone_keeps_every_word_at_12_px(browser, site_url, lang)
         assert not small, small[:10]
     finally:
         context.close()
+
+
+def test_on_a_phone_embed_this_opens_from_the_sheet(phone):
+    """The bench's sheet makes the page behind it inert, but not the dialog it opens."""
+    page = phone("en")
+    page.locator(".b-strip__open").tap()
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+    page.locator("#b .b-embed-open").tap()
+    page.wait_for_function("() => document.getElementById('embed-dialog').open")
+    assert page.evaluate("() => document.getElementById('embed-dialog').contains(document.activeElement)")
+    assert page.locator("#embed-code").input_value().startswith("<iframe src=")
+    box = page.locator("#embed-chapter").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]  # nothing cut off
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.getElementById('embed-dialog').open")
+    assert page.evaluate("() => document.activeElement.classList.contains('b-embed-open')")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")

@@ -9,7 +9,8 @@ export function wireSheet() {
   const bench = document.querySelector(".layout .bench");
   const close = bench && bench.querySelector(".b-sheet-close");
   if (!bench || !close) return null;
-  const outside = [...document.body.children].filter((n) => !n.contains(bench) && n.tagName !== "SCRIPT");
+  // Everything but the bench (and the dialogs it opens, such as "Embed this") turns inert.
+  const outside = [...document.body.children].filter((n) => !n.contains(bench) && !["SCRIPT", "DIALOG"].includes(n.tagName));
   const article = document.querySelector(".layout .article");
   let opener = null;
 
