@@ -5,7 +5,8 @@ on another origin (the site at 127.0.0.1, the course at localhost), in both lang
   settles at the height the embed reports, at most 1,000 px at 700 px wide, with the live bench
   whole and no scrollbar inside, and posts again only when its height changes (no resize loop,
   even after the reader opens a taller panel). The embed posts Canvas's lti.frameResize with every
-  height. With chapter=exact (in a wider column), that chapter's text and the bench show together.
+  height. With chapter=exact (in a wider column), that chapter's text and the bench show together,
+  and the bench stays in view while the chapter scrolls inside the frame.
 - A page that ignores the messages (Moodle's editor may strip the script): the snippet's fixed
   height shows the bench whole.
 """
@@ -192,12 +193,16 @@ def test_a_course_page_that_follows_the_height_message(dialog_page, browser, cou
         assert 0 < len(frames[1]["posted"]) - before <= 4
         assert inside(page, 1)["document"] <= inside(page, 1)["viewport"]
 
-        # A lesson on one idea: chapter 06's text beside the bench, both in view at once.
+        # A lesson on one idea: chapter 06's text beside the bench, both in view at once. The frame
+        # is as tall as the bench (at least the snippet's 1,000 px), and the chapter scrolls inside
+        # it past the bench, which stays whole in view.
         page.goto(course.url + "/chapter.html")
         wait_live(page, 1)
         [frame] = settled(page)
         seen = inside(page, 0)
-        assert seen["document"] <= seen["viewport"] and frame["height"] > 1000  # the frame holds the chapter
+        assert 1000 <= frame["height"] <= max(1000, seen["bench"]["bottom"] + 20), (frame["height"], seen)
+        assert seen["document"] > seen["viewport"]  # the chapter is longer than the frame
+        assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]
         shown = page.frame_locator("iframe").first
         expect(shown.locator(".embed__text section#exact h2")).to_be_visible()
         expect(shown.locator(".embed__text section.chapter:not(#exact)").first).to_be_hidden()
@@ -206,6 +211,11 @@ def test_a_course_page_that_follows_the_height_message(dialog_page, browser, cou
             y = top + (seen[name] if name == "chapter" else seen[name]["bottom"])
             assert 0 <= y <= page.viewport_size["height"], (name, y)
         assert shown.locator("#b").get_attribute("data-panel") == "tubes"  # the chapter's part picks the panel
+        # Read to the chapter's end: the bench stays in view, and the frame asks for nothing new.
+        page.frames[1].evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        after = inside(page, 0)
+        assert after["chapter"] < 0 and after["bench"]["top"] >= 0 and after["bench"]["bottom"] <= after["viewport"], after
+        assert len(settled(page)[0]["posted"]) == len(frame["posted"])
     finally:
         context.close()
 

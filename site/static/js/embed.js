@@ -11,7 +11,8 @@
 //   {subject: "lti.frameResize", height}   (Canvas resizes the frame itself)
 //   {type: "specdec:height", height}       (the documented message; the host script in the
 //                                           "Embed this" dialog and README follows it)
-// The height is the content's, never the window's, so a host that sets the frame to it settles.
+// The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
+// the window's, so a host that sets the frame to it settles.
 import { startBench } from "./bench/bench.js";
 import "./tryit.js"; // the Try it of a chapter shown with chapter=
 
@@ -47,17 +48,38 @@ function linkFullPage(view) {
   fullLink.href = fullLink.dataset.page + view.link + (shown ? "#" + shown : "");
 }
 
+// The height to ask for. A chapter beside the bench (frames 62rem wide or more): as tall as the
+// bench, and at least the snippet's height; the chapter then scrolls inside the frame past the
+// sticky bench, which stays in view while the reader reads. Otherwise the whole document. Either
+// way it follows the content, never the window, so a host that sets the frame to it settles.
+const BESIDE = window.matchMedia("(min-width: 62rem)");
+const { spec } = JSON.parse(document.getElementById("bench-state").textContent);
+const SNIPPET_HEIGHT = spec.layout.embed.frame_height;
+
+function wantedHeight() {
+  const whole = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (!shown || !BESIDE.matches) return whole;
+  const layout = document.querySelector(".embed__layout");
+  const main = document.querySelector(".embed__main");
+  const benchBottom = layout.getBoundingClientRect().top + window.scrollY + document.getElementById("bench").offsetHeight
+    + parseFloat(getComputedStyle(main).paddingBottom);
+  return Math.min(whole, Math.max(Math.ceil(benchBottom), SNIPPET_HEIGHT));
+}
+
 function reportHeight() {
   if (window.parent === window) return;
   let last = 0;
   const send = () => {
-    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    const height = wantedHeight();
     if (height === last) return;
     last = height;
     window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
     window.parent.postMessage({ type: "specdec:height", height }, "*");
   };
-  new ResizeObserver(send).observe(document.documentElement);
+  const observer = new ResizeObserver(send);
+  observer.observe(document.documentElement);
+  observer.observe(document.getElementById("bench"));
+  BESIDE.addEventListener("change", send);
   send();
 }
 
