@@ -1,91 +1,203 @@
 #!/usr/bin/env python3
-"""The bench's performance in a real browser (Chromium through Playwright); prints the figures.
+"""The bench's start-up and speed in a real browser (Chromium through Playwright); prints figures.
 
-Not a timed test: the numbers depend on the machine. Budgets (issue 4):
-  text visible (first contentful paint)          < 0.5 s
-  bench live, cold (new profile, empty cache)     < 4 s
-  one animated gamma = 4 step in the worker       < 20 ms
-  one tube round of 50 + 50 draws in the worker   < 100 ms
+Not a timed test: the numbers depend on the machine and its load, so each kind of visit is
+compared with a bare `loadPyodide()` page served from the same build, in interleaved rounds
+(bare, snapshot, fallback[, today], then again), and the script prints medians and ratios.
+
+  bare      a page whose module worker only runs loadPyodide() (Pyodide's own stdlib and lock)
+  snapshot  /<lang>/specdec/ until the bench is live: the worker restores the memory snapshot
+  fallback  the same page with the snapshot blocked: trimmed stdlib + the sim wheel
+  today     --compare-url: another build of the site (say, main's), same page
+
+Each kind of visit gets a new browser profile on disk: a cold visit, then a warm repeat visit in
+the same profile. Not Playwright's usual new_context(): that is an incognito-like profile whose
+cache lives in memory; measured here, it kept the 5.4 MB snapshot but not the 9.6 MB
+pyodide.asm.wasm, which every "warm" visit downloaded again in full, as a reader's browser does not.
+
+Also: the time to text (first contentful paint), the bytes a cold visit transfers per file as a
+host would send them (gzip -6 for text and wasm; .zip, .gz and .whl as they are), the step and
+tube-round round trips, and with --build-times the build's time with an empty runtime cache
+(cold) and again with it filled (what a chapter or template edit costs).
 
 The step and round times are round trips page -> worker -> sim -> page of the "act" command
 (bench.js keeps them in window.specdecBenchTimings), so they include the message passing, JSON
-on both sides and the view the sim returns: an upper bound on the sim's own time.
+on both sides and the view the sim returns: an upper bound on the sim's own time. Budgets
+(issue 4): text visible < 0.5 s; one gamma = 4 step < 20 ms; one tube round of 50 + 50 draws
+< 100 ms.
 
-    .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder and serve it
+    .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it
     .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
+    .venv/bin/python benchmarks/browser_perf.py --compare-url http://127.0.0.1:8124/ --visits 7
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-BUDGETS = {"text_visible_s": 0.5, "bench_live_s": 4.0, "step_ms": 20.0, "tube_round_ms": 100.0}
 LAUNCH_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"]
+LIVE = "#b[data-mode=live][data-busy=false]"
+TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare, issue 13
+WARM_TARGET_S = 1.2
+BYTES_TARGET = 12e6
+BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0}  # issue 4
+COMPRESSED_AS_IS = (".zip", ".gz", ".whl", ".png", ".woff2")
+
+BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title>
+<script type="module" src="bare.js"></script></head><body><p>bare loadPyodide() in a module worker</p></body></html>
+"""
+BARE_JS = """const worker = new Worker(new URL("bare-worker.js", import.meta.url), { type: "module" });
+worker.onmessage = (event) => { performance.mark("bare:ready"); document.body.dataset.python = event.data; };
+const here = (name) => new URL(name, location.href).href;
+worker.postMessage({ indexURL: here("%(pyodide)s"), stdLibURL: here("python_stdlib.zip"), lockFileURL: here("pyodide-lock.json") });
+"""
+BARE_WORKER_JS = """self.onmessage = async (event) => {
+  const { loadPyodide } = await import(event.data.indexURL + "pyodide.mjs");
+  const pyodide = await loadPyodide(event.data);
+  self.postMessage(pyodide.runPython("import sys; sys.version.split()[0]"));
+};
+"""
 
 
-def serve_fresh_build() -> str:
-    from corpus.sources import corpus_dir
-    from sitebuild.pipeline import Options, build
+# --- serving -----------------------------------------------------------------------------------
+
+def serve(folder: Path) -> str:
     from sitebuild.serve import make_server
 
-    out = Path(tempfile.mkdtemp(prefix="specdec-perf-")) / "_site"
-    build(Options(out=out, corpus=corpus_dir(), force=True))
-    server = make_server(out, "127.0.0.1", 0, verbose=False)
+    server = make_server(folder, "127.0.0.1", 0, verbose=False)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def chromium() -> str:
-    for candidate in (os.environ.get("SPECDEC_CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    sys.exit("Chromium not found (set SPECDEC_CHROMIUM)")
+def fresh_build() -> Path:
+    from corpus.sources import corpus_dir
+    from sitebuild.pipeline import Options, build
+
+    out = Path(tempfile.mkdtemp(prefix="specdec-perf-")) / "_site"
+    build(Options(out=out, corpus=corpus_dir(), force=True))
+    return out
 
 
-def measure_load(browser, url: str) -> dict:
-    """A cold load: a new context has an empty cache."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+def add_bare_page(site: Path) -> None:
+    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime."""
+    from sitebuild.assets import PYODIDE_PACKAGE
+
+    (pyodide_dir,) = (site / "pyodide").glob("v*")
+    bare = site / "_perf" / "bare"
+    bare.mkdir(parents=True, exist_ok=True)
+    for name in ("python_stdlib.zip", "pyodide-lock.json"):  # Pyodide's own, as loadPyodide() loads them
+        shutil.copyfile(PYODIDE_PACKAGE / name, bare / name)
+    (bare / "index.html").write_text(BARE_HTML)
+    (bare / "bare.js").write_text(BARE_JS % {"pyodide": f"../../pyodide/{pyodide_dir.name}/"})
+    (bare / "bare-worker.js").write_text(BARE_WORKER_JS)
+
+
+def bare_page(site: Path | None, root: str) -> str:
+    """The bare page's URL: beside the fresh build, or (measuring a site elsewhere) on a server of
+    its own holding the same Pyodide files."""
+    if site is None:
+        from sitebuild.assets import copy_pyodide
+
+        site = Path(tempfile.mkdtemp(prefix="specdec-bare-"))
+        copy_pyodide(site)
+        root = serve(site)
+    add_bare_page(site)
+    return root + "_perf/bare/"
+
+
+# --- one visit ---------------------------------------------------------------------------------
+
+MARKS = """() => {
+  const mark = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? m.startTime / 1000 : null; };
+  const paint = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
+  return {ready: mark('bare:ready') ?? mark('specdec:bench-live'), fcp: paint ? paint.startTime / 1000 : null,
+          download: mark('specdec:stage-download'), start: mark('specdec:stage-start'),
+          fallback: mark('specdec:stage-fallback')};
+}"""
+
+
+def visit(context, url: str, bare: bool) -> dict:
     page = context.new_page()
-    t0 = time.perf_counter()
     page.goto(url)
-    page.wait_for_selector("#b[data-mode=live][data-busy=false]", timeout=180_000)
-    wall = time.perf_counter() - t0
-    nav = page.evaluate(
-        """() => {
-          const paint = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
-          const nav = performance.getEntriesByType('navigation')[0];
-          const mark = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? m.startTime : null; };
-          return {fcp: paint ? paint.startTime : null, dcl: nav.domContentLoadedEventEnd,
-                  live: mark('specdec:bench-live'),
-                  runtime: mark('specdec:stage-runtime'),
-                  package: mark('specdec:stage-package'), model: mark('specdec:stage-model')};
-        }"""
-    )
-    return {"context": context, "page": page, "wall_live_s": wall,
-            "text_visible_s": (nav["fcp"] or nav["dcl"]) / 1000,
-            "bench_live_s": (nav["live"] / 1000) if nav["live"] else wall,
-            # where the time goes: the worker starts; Pyodide loads (runtime -> package); our part after
-            "worker_start_s": (nav["runtime"] or 0) / 1000,
-            "pyodide_s": ((nav["package"] or 0) - (nav["runtime"] or 0)) / 1000,
-            "after_pyodide_s": ((nav["live"] or 0) - (nav["package"] or 0)) / 1000}
+    page.wait_for_selector("body[data-python]" if bare else LIVE, timeout=180_000)
+    marks = page.evaluate(MARKS)
+    page.close()
+    return marks
 
+
+def new_context(playwright, kind: str):
+    """A browser with a new profile on disk (see the module docstring); closing it removes it."""
+    profile = tempfile.mkdtemp(prefix="specdec-perf-profile-")
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=chromium(), args=LAUNCH_FLAGS,
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    context.on("close", lambda _: shutil.rmtree(profile, ignore_errors=True))
+    if kind == "fallback":
+        context.route("**/*.snapshot.gz", lambda route: route.abort())
+    return context
+
+
+def cold_and_warm(playwright, kind: str, url: str) -> tuple[dict, dict, list[str]]:
+    """A cold visit (new profile) and a warm repeat visit in the same profile; the URLs fetched."""
+    context = new_context(playwright, kind)
+    urls: list[str] = []
+    context.on("requestfinished", lambda request: urls.append(request.url))
+    cold = visit(context, url, kind == "bare")
+    seen = list(urls)
+    warm = visit(context, url, kind == "bare")
+    context.close()
+    return cold, warm, seen
+
+
+# --- bytes -------------------------------------------------------------------------------------
+
+def sent_bytes(url: str) -> tuple[int, int]:
+    """(bytes of the file, bytes a host sends: gzip -6 unless the file is compressed already)."""
+    with urllib.request.urlopen(url.split("#")[0]) as response:
+        data = response.read()
+    path = url.split("?")[0]
+    if path.endswith(COMPRESSED_AS_IS):
+        return len(data), len(data)
+    return len(data), len(gzip.compress(data, compresslevel=6, mtime=0))
+
+
+def bytes_table(urls: list[str]) -> list[tuple[str, int, int]]:
+    rows = {}
+    for url in urls:
+        if url.startswith("http") and url not in rows:
+            rows[url] = sent_bytes(url)
+    return [(url, raw, sent) for url, (raw, sent) in rows.items()]
+
+
+# --- step and tube round trips -------------------------------------------------------------------
 
 def settle(page):
     page.evaluate("() => window.specdecBench.idle()")
 
 
-def measure_calls(page, steps: int, rounds: int) -> dict:
+def round_trips(playwright, url: str, steps: int, rounds: int) -> dict:
     """Round trips of the page's "act" command for One step and Add a round (each an action)."""
+    context = new_context(playwright, "snapshot")
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(LIVE, timeout=180_000)
+    settle(page)
+
     def acts():
         timings = page.evaluate("() => window.specdecBenchTimings")
         page.evaluate("() => { window.specdecBenchTimings.length = 0; }")
@@ -99,64 +211,123 @@ def measure_calls(page, steps: int, rounds: int) -> dict:
     for _ in range(rounds):
         page.locator("#b button.b-round").click()
         settle(page)
-    return {"step_ms": step, "tube_round_ms": acts()}
+    tube_round = acts()
+    context.close()
+    return {"step": step, "tube_round": tube_round}
 
 
-def describe(values: list[float], digits: int = 1) -> str:
+# --- build times -------------------------------------------------------------------------------
+
+def build_times() -> dict:
+    """Cold: an empty runtime cache (snapshots and stdlib made). Warm: the same build again with
+    the cache filled, as after a chapter or template edit (every other step runs again)."""
+    times = {}
+    with tempfile.TemporaryDirectory(prefix="specdec-buildtime-") as tmp:
+        env = {**os.environ, "SPECDEC_RUNTIME_CACHE": str(Path(tmp) / "cache")}
+        for label in ("cold (empty runtime cache)", "after an edit (runtime cache filled)"):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, str(REPO / "build.py"), "--force", "--out", str(Path(tmp) / "_site")],
+                           env=env, check=True, capture_output=True)
+            times[label] = time.perf_counter() - started
+    return times
+
+
+# --- report ------------------------------------------------------------------------------------
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def describe(values, digits=2) -> str:
+    values = [v for v in values if v is not None]
     if not values:
         return "n/a"
-    ordered = sorted(values)
-    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    d = digits
-    return f"median {statistics.median(values):.{d}f}, p90 {p90:.{d}f}, max {max(values):.{d}f} (n = {len(values)})"
+    return (f"median {statistics.median(values):.{digits}f}  min {min(values):.{digits}f}  "
+            f"max {max(values):.{digits}f}  (n = {len(values)})")
+
+
+def chromium() -> str:
+    for candidate in (os.environ.get("SPECDEC_CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    sys.exit("Chromium not found (set SPECDEC_CHROMIUM)")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", help="site root (default: build and serve a fresh copy)")
+    parser.add_argument("--url", help="site root to measure (default: build and serve a fresh copy)")
+    parser.add_argument("--compare-url", help="root of another build to measure in the same rounds ('today')")
     parser.add_argument("--lang", default="en", choices=["en", "zh"])
-    parser.add_argument("--loads", type=int, default=3, help="cold loads to time")
+    parser.add_argument("--visits", type=int, default=5, help="cold (and warm) visits of each kind")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--build-times", action="store_true", help="also time a cold and a warm-cache build")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
 
-    root = args.url or serve_fresh_build()
-    if not root.endswith("/"):
-        root += "/"
-    url = f"{root}{args.lang}/specdec/"
-    print(f"measuring {url}  (CPUs: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f})")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=LAUNCH_FLAGS)
-        loads = []
-        calls = None
-        for i in range(args.loads):
-            run = measure_load(browser, url)
-            loads.append(run)
-            if i == args.loads - 1:
-                calls = measure_calls(run["page"], args.steps, args.rounds)
-            run["context"].close()
-        browser.close()
+    site = None if args.url else fresh_build()
+    root = args.url or serve(site)
+    root = root if root.endswith("/") else root + "/"
+    kinds = {"bare": bare_page(site, root),
+             "snapshot": f"{root}{args.lang}/specdec/", "fallback": f"{root}{args.lang}/specdec/"}
+    if args.compare_url:
+        kinds["today"] = f"{args.compare_url.rstrip('/')}/{args.lang}/specdec/"
+    load_before = os.getloadavg()
+    print(f"measuring {kinds['snapshot']}  (CPUs: {os.cpu_count()}, load average {load_before[0]:.2f})")
 
-    text = [r["text_visible_s"] for r in loads]
-    live = [r["bench_live_s"] for r in loads]
-    rows = [
-        ("text visible (FCP), s", text, BUDGETS["text_visible_s"], 3),
-        ("bench live, cold, s", live, BUDGETS["bench_live_s"], 2),
-        ("step gamma=4 round trip, ms", calls["step_ms"], BUDGETS["step_ms"], 1),
-        ("tube round 50+50 round trip, ms", calls["tube_round_ms"], BUDGETS["tube_round_ms"], 1),
-    ]
-    worst = 0
-    for name, values, budget, digits in rows:
-        med = statistics.median(values) if values else float("nan")
-        ok = med < budget
-        worst |= not ok
-        print(f"{name:34s} {describe(values, digits):50s} budget {budget:g}  {'ok' if ok else 'OVER'}")
-    print("bench live, broken down (s):")
-    for key, label in (("worker_start_s", "page parsed, worker started"), ("pyodide_s", "loadPyodide (to the package stage)"),
-                       ("after_pyodide_s", "sim package, models, first state")):
-        print(f"  {label:34s} {describe([r[key] for r in loads], 2)}")
+    cold = {kind: [] for kind in kinds}
+    warm = {kind: [] for kind in kinds}
+    fetched = {}
+    with sync_playwright() as p:
+        for _ in range(args.visits):
+            for kind, url in kinds.items():
+                first, second, urls = cold_and_warm(p, kind, url)
+                if kind == "fallback" and first["fallback"] is None:
+                    sys.exit("the fallback visit did not fall back: the snapshot block did not apply")
+                cold[kind].append(first)
+                warm[kind].append(second)
+                fetched.setdefault(kind, urls)
+        calls = round_trips(p, kinds["snapshot"], args.steps, args.rounds)
+    load_after = os.getloadavg()
+
+    bare_median = median([v["ready"] for v in cold["bare"]])
+    print(f"\nbench live (bare: worker's loadPyodide() done), seconds from navigation; load average "
+          f"{load_before[0]:.1f} -> {load_after[0]:.1f}")
+    for kind in kinds:
+        live = [v["ready"] for v in cold[kind]]
+        ratio = median(live) / bare_median
+        target = f"  target <= {TARGETS[kind]}" if kind in TARGETS else ""
+        print(f"  {kind:9s} cold {describe(live)}   / bare = {ratio:.2f}{target}")
+        print(f"  {'':9s} warm {describe([v['ready'] for v in warm[kind]])}"
+              + (f"   target <= {WARM_TARGET_S}" if kind == "snapshot" else ""))
+    for kind in ("snapshot", "fallback"):
+        rows = cold[kind]
+        print(f"  {kind}: worker's first progress {describe([r['download'] for r in rows])}; "
+              f"Python starting {describe([r['start'] for r in rows])}")
+    print(f"  text visible (FCP), snapshot page: {describe([v['fcp'] for v in cold['snapshot']], 3)}"
+          f"   budget {BUDGETS['text_visible_s']}")
+
+    for kind, urls in fetched.items():
+        rows = bytes_table(urls)
+        print(f"\nbytes of a cold visit, {kind} (file / as a host sends it):")
+        for url, raw, sent in sorted(rows, key=lambda r: -r[2]):
+            if sent >= 10_000:
+                print(f"  {urllib.parse.urlsplit(url).path:58s} {raw / 1e6:7.2f} MB {sent / 1e6:7.2f} MB")
+        small = [r for r in rows if r[2] < 10_000]
+        total = sum(r[2] for r in rows)
+        print(f"  {len(small)} files under 10 kB: {sum(r[2] for r in small) / 1e3:.0f} kB sent")
+        print(f"  in all: {sum(r[1] for r in rows) / 1e6:.2f} MB of files, {total / 1e6:.2f} MB sent"
+              + (f"   target <= {BYTES_TARGET / 1e6:g} MB" if kind == "snapshot" else ""))
+
+    print("\nround trips page -> worker -> sim -> page, ms:")
+    print(f"  step gamma=4      {describe(calls['step'], 1)}   budget {BUDGETS['step_ms']:g}")
+    print(f"  tube round 50+50  {describe(calls['tube_round'], 1)}   budget {BUDGETS['tube_round_ms']:g}")
+    if args.build_times:
+        print("\nbuild time, s:")
+        for label, seconds in build_times().items():
+            print(f"  {label:40s} {seconds:6.2f}")
     return 0
 
 

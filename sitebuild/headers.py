@@ -7,6 +7,12 @@ rule with `frame-ancestors 'self'` beside an `/embed/*` rule with `frame-ancesto
 therefore refuse the embed everywhere. So no two rules here match the same path, under either
 host's reading (sitebuild/header_rules.py): one rule per top-level file or folder of the built
 site, read from the folder as built, so every file a build step adds is covered by its folder.
+
+Two folders never change a file under its name, so browsers may keep their files for a year
+without asking again (`immutable`): /py/, whose runtime files carry their content's hash in
+their names (sitebuild/runtime), and /pyodide/, which holds one pinned release per version
+folder. A repeat visit then takes the 20 MB of runtime from the cache without a round trip per
+file. The pages and /static/ (whose modules import each other by plain names) are revalidated.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ CSP_COMMON = (
 # Course platforms frame the embed route; everything else may only be framed by the site itself.
 FRAME_ANCESTORS = {False: "'self'", True: "*"}
 FILE = "_headers"
+# Top-level folders whose files never change under their names (see the docstring).
+IMMUTABLE_FOLDERS = ("py", "pyodide")
+CACHE_FOREVER = ("Cache-Control", "public, max-age=31536000, immutable")
 # Read by the host, never served; the build's marker is written after this file, and served.
 NOT_SERVED = {FILE, "_redirects"}
 WRITTEN_LATER = (".specdec-site.json",)
@@ -30,6 +39,7 @@ HEADER = """\
 # match the same path, because both hosts send the headers of every matching rule and join a
 # header set twice with a comma (two Content-Security-Policy values: both policies enforced).
 # The embeds (/{embed}/) may be framed by any site; everything else only by this site.
+# Files under /{immutable}/ never change under their names: browsers keep them without asking.
 """
 
 
@@ -42,10 +52,12 @@ def csp(embed: bool) -> str:
     return f"{CSP_COMMON}; frame-ancestors {FRAME_ANCESTORS[embed]}"
 
 
-def headers_for(embed: bool) -> list[tuple[str, str]]:
+def headers_for(embed: bool, immutable: bool = False) -> list[tuple[str, str]]:
     headers = [("Content-Security-Policy", csp(embed)), ("X-Content-Type-Options", "nosniff")]
     if embed:
         headers.append(("X-Robots-Tag", "noindex"))  # as the embeds' <meta name="robots"> says
+    if immutable:
+        headers.append(CACHE_FOREVER)
     return headers
 
 
@@ -79,21 +91,24 @@ def _file_patterns(name: str) -> list[str]:
     return [f"/{name}"]
 
 
-def site_rules(site: Path, routes) -> list[tuple[str, bool]]:
-    """(pattern, is the embed's) for every top-level entry of the built site."""
+def site_rules(site: Path, routes) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(pattern, headers) for every top-level entry of the built site."""
     names = sorted({p.name for p in site.iterdir()} - NOT_SERVED | set(WRITTEN_LATER))
     embeds = embed_folders(routes)
     rules = []
     for name in names:
-        patterns = _folder_patterns(site, name, names) if (site / name).is_dir() else _file_patterns(name)
-        rules += [(pattern, name in embeds) for pattern in patterns]
+        folder = (site / name).is_dir()
+        patterns = _folder_patterns(site, name, names) if folder else _file_patterns(name)
+        sent = headers_for(name in embeds, folder and name in IMMUTABLE_FOLDERS)
+        rules += [(pattern, sent) for pattern in patterns]
     return rules
 
 
 def headers_text(site: Path, routes) -> str:
-    blocks = [HEADER.format(embed="/, /".join(sorted(embed_folders(routes))))]
-    for pattern, embed in site_rules(site, routes):
-        blocks.append("\n".join([pattern] + [f"  {name}: {value}" for name, value in headers_for(embed)]) + "\n")
+    blocks = [HEADER.format(embed="/, /".join(sorted(embed_folders(routes))),
+                            immutable="/, /".join(IMMUTABLE_FOLDERS))]
+    for pattern, sent in site_rules(site, routes):
+        blocks.append("\n".join([pattern] + [f"  {name}: {value}" for name, value in sent]) + "\n")
     return "\n".join(blocks)
 
 

@@ -45,25 +45,18 @@ class Result:
 
 
 def write_runtime(stage: Path, models: dict, site: Path = SITE) -> dict:
-    """Static files, Pyodide, the sim archive and the models; return their versioned paths."""
+    """Static files, Pyodide and its start-up files, and the models; return their versioned paths."""
+    from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
+
     static_versions = assets.copy_static(site / "static", stage)
-    pyodide_rel, pyodide_bytes = assets.copy_pyodide(stage)
-    sim_zip = assets.pack_sim(REPO / "sim")
-    (stage / "py").mkdir()
-    (stage / "py" / "sim.zip").write_bytes(sim_zip)
+    model_bytes = {lang: model.json_text.encode("utf-8") for lang, model in models.items()}
+    python = runtime.write_runtime_files(stage, model_bytes)
     (stage / "models").mkdir()
     model_versions = {}
-    for lang, model in models.items():
-        data = model.json_text.encode("utf-8")
+    for lang, data in model_bytes.items():
         (stage / "models" / f"{lang}.json").write_bytes(data)
         model_versions[lang] = assets.short_hash(data)
-    return {
-        "pyodide": pyodide_rel,
-        "pyodide_mb": round(pyodide_bytes / 1e6),  # the loading message tells readers what to expect
-        "sim": f"py/sim.zip?v={assets.short_hash(sim_zip)}",
-        "static": static_versions,
-        "models": model_versions,
-    }
+    return {**python, "static": static_versions, "models": model_versions}
 
 
 def build(opts: Options, memo: dict | None = None) -> Result:

@@ -92,10 +92,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         inside = self.site_path()
+        sent = []
         if inside is not None:
-            for name, value in header_rules.response_headers(site_rules(Path(self.directory)), inside or "/"):
+            sent = header_rules.response_headers(site_rules(Path(self.directory)), inside or "/")
+            for name, value in sent:
                 self.send_header(name, value)
-        self.send_header("Cache-Control", "no-cache")
+        if not any(name.lower() == "cache-control" for name, _ in sent):  # what _headers leaves to us
+            self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:  # keep test output quiet

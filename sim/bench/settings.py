@@ -26,9 +26,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..models import DRAFT_NAMES as DRAFTS
+from ..speculative import RULES
 
-# The sampler's rules (sim.speculative.RULES), in the order the controls list them; a test checks the set.
-RULES = ("exact", "typical", "replace_from_p")
 # Which rules keep the target's distribution exactly (the others are there to show why it matters).
 EXACT_RULES = frozenset({"exact"})
 

@@ -360,7 +360,7 @@ def test_a_link_opened_cold_replays_quickly(browser, site_url):
         timings = page.evaluate("() => window.specdecBenchTimings")
         act = next(t["ms"] for t in timings if t["command"] == "act")
         assert act < 2000, timings
-        assert marks["specdec:bench-live"] > marks["specdec:stage-model"]
+        assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
         assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
                                                   "seed": 1, "rule": "typical"}, "steps": 200, "rounds": 100}
         assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet

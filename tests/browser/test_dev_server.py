@@ -131,16 +131,26 @@ def test_a_failed_rebuild_shows_in_the_page_and_the_last_good_site_stays(author_
 
 
 def test_a_code_change_restarts_the_server_and_the_page_reconnects(author_page, dev_server):
-    """Python modules cannot be reloaded in place: the server runs itself again, same port."""
-    module = dev_server.project / "sim" / "__init__.py"
+    """Python modules cannot be reloaded in place: the server runs itself again, same port, and
+    the open page's reload channel finds the new process (a chapter saved next reloads it).
+
+    The edited module is one of the build's own, not sim's: an edit to sim also remakes the
+    Pyodide snapshots (Node, 10 to 20 s), which tests/site/test_runtime_files.py covers. This
+    edit leaves the site as it was, so the restart alone reloads nothing."""
+    module = dev_server.project / "sitebuild" / "headers.py"
     original = module.read_text(encoding="utf-8")
+    path = chapter(dev_server.project)
+    text = path.read_text(encoding="utf-8")
     seen = len(dev_server.lines)
     try:
-        with author_page.expect_navigation(timeout=60_000):  # the page reloads once the new site is built
-            module.write_text(original + "\n# an edit\n", encoding="utf-8")
-            dev_server.wait_for_line(re.compile(r"code changed \(sim/__init__\.py\): restarting"), 10, after=seen)
-        dev_server.wait_for_line(re.compile(r"^serving " + re.escape(dev_server.url)), 5, after=seen)
+        module.write_text(original + "\n# an edit\n", encoding="utf-8")
+        dev_server.wait_for_line(re.compile(r"code changed \(sitebuild/headers\.py\): restarting"), 10, after=seen)
+        dev_server.wait_for_line(re.compile(r"^serving " + re.escape(dev_server.url)), 120, after=seen)
+        sentence = f"Saved after the restart ({time.time_ns()})."
+        path.write_text(text + f"\n{sentence}\n", encoding="utf-8")
+        expect(author_page.get_by_text(sentence)).to_be_visible(timeout=60_000)
     finally:
         module.write_text(original, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     dev_server.wait_for_line(re.compile(r"^serving "), 60, after=len(dev_server.lines) - 1)
     assert dev_server.process.poll() is None

@@ -1,4 +1,6 @@
-"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6)."""
+"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6),
+on both ways the worker starts Python (issue 13): from the language's memory snapshot, and the
+fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage)."""
 
 import json
 
@@ -16,22 +18,28 @@ CASES = [
     ]
 ]
 
-# Runs in the page, through the page's own worker (the bench's public API passes a raw call on).
+# Runs in the page, through the page's own worker (the bench's public API passes a raw call on);
+# `via` is how that worker started Python (sim-start.js holds the page's one client).
 RUN_IN_PYODIDE = """async ([cases, prefix]) => {
   const api = window.specdecBench;
   await api.idle();
+  const start = await import(document.querySelector('script[src*="sim-start.js"]').src);
   const runtime = await api.call('runtime', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));
-  return { runtime, traces };
+  return { runtime, via: start.simClient().via, traces };
 }"""
 
 
+@pytest.mark.parametrize("via", ["snapshot", "wheel"])
 @pytest.mark.parametrize("lang,prefix", [("en", "said the"), ("zh", "慢慢")])
-def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix):
+def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix, via):
+    if via == "wheel":  # no snapshot: the page's worker takes the fallback
+        page.context.route("**/*.snapshot.gz", lambda route: route.abort())
     page.goto(f"{site_url}{lang}/specdec/")
     page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
     got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix])
+    assert got["via"] == via
     assert got["runtime"]["platform"] == "emscripten"
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
     for case, in_browser in zip(CASES, got["traces"]):

@@ -46,7 +46,7 @@ def find_python(version: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("version", ["3.12", "3.13", "3.14"])
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13", "3.14"])
 def test_other_pythons_give_the_same_trace(version, sim_model_docs, tmp_path):
     exe = find_python(version)
     if exe is None:

@@ -158,6 +158,18 @@ def test_the_embeds_say_noindex_and_nothing_else_does(built_site, built_rules):
         assert sent["x-content-type-options"] == ["nosniff"]
 
 
+def test_only_the_runtime_folders_are_cached_for_good(built_site, built_rules):
+    """/py/ and /pyodide/ never change a file under its name (tests/site/test_runtime_files.py
+    checks the names): browsers keep them a year without asking. Everything else, the pages and
+    /static/ above all, is asked for again."""
+    forever = "public, max-age=31536000, immutable"
+    for host in HOSTS:
+        for path in served_paths(built_site):
+            sent = header_rules.resolve(built_rules, path, host).get("cache-control")
+            runtime = path.split("/")[1] in ("py", "pyodide")
+            assert sent == ([forever] if runtime else None), (host, path, sent)
+
+
 def test_a_missing_top_level_path_gets_no_policy_but_the_404_page_carries_its_own(built_site, built_rules):
     """No rule may cover every path without overlapping the others: the 404 page sent there
     keeps its <meta> policy (all but frame-ancestors, which a meta tag cannot carry)."""

@@ -46,10 +46,9 @@ def get(url: str, method: str = "GET"):
 
 @pytest.fixture(scope="module")
 def site(built_site, tmp_path_factory):
-    """A copy of the built site with a gzip file, as the runtime's memory snapshots will be."""
+    """A copy of the built site (the tests leave the shared one alone)."""
     root = tmp_path_factory.mktemp("served") / "site"
     shutil.copytree(built_site, root)
-    (root / "pyodide" / "snapshot-test.bin.gz").write_bytes(b"\x1f\x8b not really")
     return root
 
 
@@ -87,9 +86,19 @@ def test_the_headers_file_itself_is_not_served(url):
     assert get(url + "/_headers")[0] == 404
 
 
+def served(site, path: str) -> str:
+    """A path of the site; a glob (the runtime files' names carry their content's hash) names one file."""
+    if "*" not in path:
+        return path
+    (found,) = site.glob(path.lstrip("/"))
+    return "/" + found.relative_to(site).as_posix()
+
+
 @pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/sim-worker.js",
-                                  "/models/en.json", "/py/sim.zip", "/robots.txt", "/404.html"])
+                                  "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.gz",
+                                  "/py/sim.*/*.whl", "/robots.txt", "/404.html"])
 def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
+    path = served(site, path)
     status, sent, _ = get(url + path)
     assert status == 200
     rules = header_rules.parse((site / headers.FILE).read_text(encoding="utf-8"))
@@ -97,15 +106,28 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
         assert sent.get_all(name) == [value], name
 
 
+@pytest.mark.parametrize("path,cache", [
+    ("/en/specdec/", "no-cache"),
+    ("/static/js/sim-worker.js", "no-cache"),
+    ("/py/en.*.snapshot.gz", "public, max-age=31536000, immutable"),
+    ("/pyodide/v*/pyodide.asm.wasm", "public, max-age=31536000, immutable"),
+])
+def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
+    """_headers keeps the runtime's files for good; the server asks for everything else again."""
+    assert get(url + served(site, path))[1].get_all("Cache-Control") == [cache]
+
+
 @pytest.mark.parametrize("path,mime", [
-    ("/pyodide/snapshot-test.bin.gz", "application/gzip"),
-    ("/py/sim.zip", "application/zip"),
+    ("/py/python_stdlib.*.zip", "application/zip"),
+    ("/py/en.*.snapshot.gz", "application/gzip"),
+    ("/py/sim.*/*.whl", "application/zip"),
+    ("/py/sim.*/pyodide-lock.json", "application/json"),
     ("/robots.txt", "text/plain; charset=utf-8"),
     ("/models/zh.json", "application/json"),
     ("/static/js/page.js", "text/javascript"),
 ])
-def test_mime_types(url, path, mime):
-    status, sent, _ = get(url + path)
+def test_mime_types(url, site, path, mime):
+    status, sent, _ = get(url + served(site, path))
     assert status == 200 and sent["Content-Type"] == mime
     assert sent["Content-Encoding"] is None  # the worker unpacks .gz itself
 

@@ -1,11 +1,14 @@
 // The page's handle on the sim worker: start it, follow its progress, call it with promises, and
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
-// through onStatus as {state: "failed", code, detail}; restart() starts a fresh worker.
+// to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
 // Failure codes (the page words them in its language): no_wasm, worker (the worker script did
 // not load), wasm (the runtime's .wasm did not load or compile), download (our files), start
 // (anything else while starting), stalled (no progress for STALL_MS), died (an error after the
 // start), message (a message that could not be read).
+//
+// The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
+// the bench subscribes later with listen() and hears the latest status at once.
 
 const STALL_MS = 60_000;
 const SLOW_MS = 20_000;
@@ -19,16 +22,37 @@ export class SimFailure extends Error {
 }
 
 export class SimClient {
-  // autostart: false leaves start() to the caller (once it is ready to hear about failures).
-  constructor({ workerURL, pyodideURL, simURL, modelURL, onProgress, onStatus, autostart = true }) {
-    this.urls = { workerURL, pyodideURL, simURL, modelURL };
+  // `start` holds what the worker's start message carries: the runtime's URLs (names ending in
+  // URL, made absolute here), the snapshot's token, the page's language and the files' sizes.
+  // onProgress(stage, message) hears each progress message; onStatus(status) each status (see
+  // listen). autostart: false leaves start() to the caller.
+  constructor({ workerURL, onProgress, onStatus, autostart = true, ...start }) {
+    this.workerURL = workerURL;
+    this.startMessage = { type: "start" };
+    for (const [key, value] of Object.entries(start)) {
+      this.startMessage[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
+    }
     this.onProgress = onProgress || (() => {});
-    this.onStatus = onStatus || (() => {});
+    this.listeners = onStatus ? [onStatus] : [];
+    this.lastStatus = null;
     this.pending = new Map();
     this.nextId = 1;
     this.worker = null;
     this.ready = new Promise(() => {});
     if (autostart) this.start();
+  }
+
+  // Another status listener; it hears the latest status at once. Statuses:
+  // {state: "loading", stage, loaded?, total?} (bytes of the runtime's files so far and in all),
+  // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
+  listen(onStatus) {
+    this.listeners.push(onStatus);
+    if (this.lastStatus) onStatus(this.lastStatus);
+  }
+
+  status(status) {
+    this.lastStatus = status;
+    for (const listener of this.listeners) listener(status);
   }
 
   // Start a worker; `ready` resolves with the runtime, or rejects with a SimFailure.
@@ -37,12 +61,13 @@ export class SimClient {
       this.resolveReady = resolve;
       this.rejectReady = reject;
     });
-    this.ready.catch(() => {}); // reported through onStatus; callers that await it see it too
+    this.ready.catch(() => {}); // reported through the status; callers that await it see it too
     this.started = false;
     this.failed = null;
+    this.via = null;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
     try {
-      this.worker = new Worker(this.urls.workerURL, { type: "module" });
+      this.worker = new Worker(this.workerURL, { type: "module" });
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));
     }
@@ -55,14 +80,8 @@ export class SimClient {
       this.fail(this.started ? "died" : "worker", (event.message || "the worker reported an error") + where);
     };
     worker.onmessageerror = () => worker === this.worker && this.fail("message", "a message from the worker could not be deserialised");
-    const absolute = (url) => new URL(url, document.baseURI).href;
-    worker.postMessage({
-      type: "start",
-      pyodideURL: absolute(this.urls.pyodideURL),
-      simURL: absolute(this.urls.simURL),
-      modelURL: absolute(this.urls.modelURL),
-    });
-    this.onStatus({ state: "loading", stage: "runtime" });
+    worker.postMessage(this.startMessage);
+    this.status({ state: "loading", stage: "download" });
     this.watch();
     return this.ready;
   }
@@ -89,7 +108,7 @@ export class SimClient {
       if (this.started || this.failed) return clearInterval(this.watchdog);
       const quiet = performance.now() - last;
       if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s`, Math.round(STALL_MS / 1000));
-      else if (quiet > SLOW_MS) this.onStatus({ state: "slow" });
+      else if (quiet > SLOW_MS) this.status({ state: "slow" });
     }, 1000);
   }
 
@@ -103,7 +122,7 @@ export class SimClient {
     this.worker = null;
     this.rejectPending(failure);
     this.rejectReady(failure);
-    this.onStatus({ state: "failed", code, detail: failure.detail, seconds });
+    this.status({ state: "failed", code, detail: failure.detail, seconds });
     return this.ready;
   }
 
@@ -115,14 +134,15 @@ export class SimClient {
   receive(message) {
     if (message.type === "progress") {
       this.touch();
-      this.onProgress(message.stage);
-      return this.onStatus({ state: "loading", stage: message.stage });
+      this.onProgress(message.stage, message);
+      return this.status({ state: "loading", stage: message.stage, loaded: message.loaded, total: message.total });
     }
     if (message.type === "ready") {
       this.started = true;
+      this.via = message.via; // "snapshot" or "wheel": how the worker started Python
       clearInterval(this.watchdog);
       this.resolveReady(message.runtime);
-      return this.onStatus({ state: "ready", runtime: message.runtime });
+      return this.status({ state: "ready", runtime: message.runtime, via: message.via });
     }
     if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);

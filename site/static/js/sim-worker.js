@@ -1,13 +1,29 @@
 // The module Web Worker that runs the sim package in Pyodide, off the page's main thread.
 // Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}.
-// Before that, it posts {type: "progress", stage} while it starts, then {type: "ready"} or
+// Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
+// total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
 // {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
+//
+// Two ways to start (sitebuild/runtime makes the files; README "The runtime in the page"):
+//  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
+//    loaded and the session open: no Python start-up, no import, no model parsing here.
+//  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
+//    this page: start Pyodide and install sim's wheel with loadPackage (its sha256 checked
+//    against our pyodide-lock.json), then open the session on the model.
+// Both start on the same trimmed, precompiled standard library (stdLibURL). A runtime that
+// cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
+// the fallback needs the same .wasm.
+
+import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
+
+const PACKAGE = "specdec-sim";
+// The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
+// both ways give Python the same one.
+const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 
 let session = null;
-
-function progress(stage, detail) {
-  self.postMessage({ type: "progress", stage, detail });
-}
+let meter = null;
+let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
 
 class StartFailure extends Error {
   constructor(code, message) {
@@ -16,7 +32,56 @@ class StartFailure extends Error {
   }
 }
 
-async function fetchOk(url, as) {
+// Every progress message carries the stage and the bytes so far: stages only move forward.
+function progress(next, extra) {
+  if (next) stage = next;
+  const bytes = meter ? { loaded: meter.loaded, total: meter.total } : {};
+  self.postMessage({ type: "progress", stage, ...bytes, ...extra });
+}
+
+// The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
+// over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
+async function decodeSnapshot(request, meter) {
+  const response = await request;
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(chunk, controller) {
+      meter.add("snapshot", chunk.byteLength);
+      controller.enqueue(chunk);
+    },
+  }));
+  const [probe, data] = counted.tee();
+  const reader = probe.getReader();
+  const first = await reader.read();
+  reader.cancel(); // the other branch goes on
+  const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
+  const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
+  try {
+    return await readAll(raw);
+  } catch (error) {
+    throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+  }
+}
+
+async function readAll(stream) {
+  const chunks = [];
+  let length = 0;
+  for (const reader = stream.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
+
+async function fetchText(url, meter, name) {
   let response;
   try {
     response = await fetch(url);
@@ -24,7 +89,9 @@ async function fetchOk(url, as) {
     throw new StartFailure("download", `${url}: ${error.message}`);
   }
   if (!response.ok) throw new StartFailure("download", `${url}: HTTP ${response.status}`);
-  return as === "text" ? response.text() : response.arrayBuffer();
+  const text = await response.text();
+  meter.done(name);
+  return text;
 }
 
 // Pyodide reports a failed WebAssembly instantiation (a blocked or broken pyodide.asm.wasm) only
@@ -50,30 +117,111 @@ function wasmFailure() {
   return { failed, restore };
 }
 
-async function start({ pyodideURL, simURL, modelURL }) {
-  progress("runtime");
-  const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
-  // Fetch our files while WebAssembly compiles.
-  const simZip = fetchOk(simURL, "buffer");
-  const model = fetchOk(modelURL, "text");
-  simZip.catch(() => {});
-  model.catch(() => {});
+// loadPyodide(options), failing at once if the wasm cannot be instantiated.
+async function loadWatched(loadPyodide, options) {
   const watch = wasmFailure();
-  let pyodide;
   try {
-    pyodide = await Promise.race([loadPyodide({ indexURL: pyodideURL }), watch.failed]);
+    return await Promise.race([loadPyodide(options), watch.failed]);
   } finally {
     watch.restore();
   }
+}
+
+function baseOptions(start) {
+  return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
+}
+
+async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
+  // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
+  // set the wasm's download and compilation going (on other threads), not before.
+  const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
+  snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
+  const pyodide = await loadWatched(loadPyodide, {
+    ...baseOptions(start),
+    _loadSnapshot: snapshot,
+    // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
+    // ("offset is out of bounds", Pyodide issue 6254): grow it first.
+    createPyodideModule: async (settings) => {
+      const module = await (await asm).default(settings);
+      const bytes = await snapshot;
+      if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
+      return module;
+    },
+  });
+  const made = pyodide.globals.get("specdec_snapshot");
+  const token = made && made.get("token");
+  const lang = made && made.get("lang");
+  if (made) made.destroy();
+  if (token !== start.snapshotToken || lang !== start.lang) {
+    throw new Error(`the snapshot (${lang}, ${token}) does not match this page (${start.lang}, ${start.snapshotToken})`);
+  }
+  return pyodide.globals.get("specdec_session");
+}
+
+async function startFromWheel(start, loadPyodide, meter) {
+  const model = fetchText(start.modelURL, meter, "model");
+  model.catch(() => {});
+  const pyodide = await loadWatched(loadPyodide, baseOptions(start));
   progress("package");
-  const target = "/home/pyodide/specdec";
-  pyodide.unpackArchive(await simZip, "zip", { extractDir: target });
-  pyodide.runPython(`import sys\nif ${JSON.stringify(target)} not in sys.path: sys.path.insert(0, ${JSON.stringify(target)})`);
+  const errors = [];
+  await pyodide.loadPackage(PACKAGE, { checkIntegrity: true, messageCallback: () => {}, errorCallback: (e) => errors.push(e) });
+  if (!pyodide.loadedPackages[PACKAGE]) {
+    throw new StartFailure("download", `could not install ${PACKAGE}: ${errors.join("; ") || "unknown error"}`);
+  }
   progress("model");
   const sessionModule = pyodide.pyimport("sim.session");
-  session = sessionModule.open_session(await model);
+  const opened = sessionModule.open_session(await model);
   sessionModule.destroy();
-  self.postMessage({ type: "ready", runtime: JSON.parse(session.handle("runtime", "{}")).result });
+  return opened;
+}
+
+async function start(message) {
+  // Once every byte is in, Python is starting: "download" becomes "start".
+  meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
+    progress(stage === "download" && loaded >= total ? "start" : null);
+  });
+  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock"];
+  // The snapshot's download starts first (its address carries its hash: any cached copy is right).
+  const snapshotRequest = message.snapshotURL && typeof DecompressionStream === "function"
+    ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
+  if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
+  meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
+  countPyodideFetches(meter, new Map([
+    [new URL("pyodide.asm.wasm", message.pyodideURL).href, "pyodide.asm.wasm"],
+    [message.stdlibURL, "stdlib"],
+    [message.lockURL, "lock"],
+  ]));
+  const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
+    meter.done(name);
+    return module;
+  }, (error) => {
+    throw new StartFailure("download", `${name}: ${error && error.message || error}`);
+  });
+  const { loadPyodide } = await script("pyodide.mjs");
+  // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
+  // wasm's download. Imported here (the same module loadPyodide would import) to count its bytes
+  // and to hand it to createPyodideModule.
+  const asm = script("pyodide.asm.mjs");
+  asm.catch(() => {});
+  let via = "snapshot";
+  if (snapshotRequest) {
+    try {
+      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter);
+    } catch (error) {
+      if (error instanceof StartFailure && error.code === "wasm") throw error;
+      const reason = String(error && error.message || error);
+      console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
+      progress("fallback", { reason });
+      session = null;
+    }
+  }
+  if (!session) {
+    via = "wheel";
+    meter.plan([...runtimeFiles, "wheel", "model"]);
+    session = await startFromWheel(message, loadPyodide, meter);
+  }
+  const runtime = JSON.parse(session.handle("runtime", "{}")).result;
+  self.postMessage({ type: "ready", runtime, via });
 }
 
 self.onmessage = async (event) => {

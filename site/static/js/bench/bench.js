@@ -1,7 +1,7 @@
 // The bench: wires the store (state and actions), the worker client and the views together.
 // Start: the build's picture is on the page; Python loads with visible progress; a link's
 // parameters become one "load" action; then the controls come alive.
-import { SimClient } from "../sim-client.js";
+import { simClient } from "../sim-start.js";
 import { motion } from "./anim.js";
 import { Announcer, summary } from "./announce.js";
 import { ControlsView } from "./controls.js";
@@ -16,19 +16,12 @@ import { text } from "./text.js";
 import { TubesView } from "./tubes.js";
 import { readQuery, writeURL } from "./url.js";
 
-// The worker, with each call's time kept for bench/browser_perf.py.
-function connect(config, onStatus) {
+// The worker (started as the page opened, sim-start.js), with each call's time kept for
+// benchmarks/browser_perf.py.
+function connect(config) {
   const timings = [];
   window.specdecBenchTimings = timings;
-  const client = new SimClient({
-    workerURL: config.worker,
-    pyodideURL: config.pyodide,
-    simURL: config.sim,
-    modelURL: config.model,
-    onProgress: (stage) => performance.mark && performance.mark(`specdec:stage-${stage}`),
-    onStatus,
-    autostart: false,
-  });
+  const client = simClient(config);
   return {
     client,
     async call(command, args) {
@@ -53,7 +46,7 @@ export function startBench(config, frame = {}) {
   const announcer = new Announcer(root);
   let booted = false;
 
-  const sim = connect(config, (status) => onStatus(status));
+  const sim = connect(config);
   const store = new Store({ sim, state: view.state, view, panels: readPanels(root) });
   const views = {
     machine: new MachineView(root, spec),
@@ -193,7 +186,7 @@ export function startBench(config, frame = {}) {
   for (const action of frame.first || []) store.dispatch(action).catch(() => {});
   const load = { type: "load", query, source: "link", ...(frame.chapters ? { chapters: frame.chapters } : {}) };
   if (query.length) store.dispatch(load).catch(() => {});
-  sim.client.start();
+  sim.client.listen(onStatus); // the latest status at once, then each one
 
   const api = {
     dispatch: (action) => store.dispatch(action),

@@ -4,12 +4,23 @@
 import { el } from "./dom.js";
 import { format, text } from "./text.js";
 
-const STAGES = ["runtime", "package", "model"];
+// The worker's start stages (sim-worker.js): "download" (the bytes of the runtime's files, counted)
+// and "start" always; the fallback adds "fallback", "package" and "model". Bytes are most of the
+// wait, so they fill 90 % of the bar and the stages after them the rest.
+const STAGES = ["download", "start", "fallback", "package", "model"];
+const megabytes = (bytes) => format.num((bytes || 0) / 1e6, 1);
 const STAGE_TEXT = {
-  runtime: () => text("b_loading_runtime", { size: document.body.dataset.pyodideMb }),
+  download: (s) => (s.total
+    ? text("b_loading_download", { loaded: megabytes(s.loaded), total: megabytes(s.total) })
+    : text("b_loading_runtime")),
+  start: () => text("b_loading_start"),
+  fallback: () => text("b_loading_fallback"),
   package: () => text("b_loading_package"),
   model: () => text("b_loading_model"),
 };
+const share = (s) => (s.stage === "download"
+  ? 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0)
+  : 0.9 + (0.1 * (STAGES.indexOf(s.stage) + 1)) / (STAGES.length + 1));
 const FAILURES = {
   no_wasm: () => text("b_fail_no_wasm"),
   worker: () => text("b_fail_worker"),
@@ -59,11 +70,13 @@ export class StatusView {
   // Returns the sentence to announce for a failure.
   update(status) {
     if (status.state === "loading") {
-      this.show("loading", STAGE_TEXT[status.stage](), { progress: STAGES.indexOf(status.stage) + 1 });
+      // The bar never moves back while Python starts (a retry starts it from 0 again).
+      const floor = this.box.dataset.state === "loading" ? this.bar.value : 0;
+      this.show("loading", STAGE_TEXT[status.stage](status), { progress: Math.max(floor, share(status) * this.bar.max) });
     } else if (status.state === "slow") {
       this.text.textContent = text("b_slow");
     } else if (status.state === "linking") {
-      this.show("loading", text("b_loading_link"), { progress: STAGES.length + 1 });
+      this.show("loading", text("b_loading_link"), { progress: this.bar.max });
     } else if (status.state === "ready") {
       this.show("ready", this.readyMessage(status.runtime));
     } else if (status.state === "failed") {

@@ -1,0 +1,113 @@
+"""The files the page's worker starts Python from, and the page's settings that point to them.
+
+Two ways to start, both from files made here at build time:
+  - fast: restore a memory snapshot of Pyodide in which sim is imported, the language's model
+    loaded and the session open (`<lang>.snapshot.gz`, one per language);
+  - fallback (no snapshot, or it fails to restore or does not match): start Pyodide on the
+    trimmed precompiled stdlib and install sim's wheel with loadPackage, which checks the
+    sha256 recorded in our pyodide-lock.json.
+Both use the same trimmed stdlib (a snapshot reads modules it had not imported from it).
+Making them runs Pyodide in Node for seconds, so the results are cached under .cache/ by the
+hash of everything they hold: the Pyodide files, the sim wheel, the models and the makers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import zlib
+from pathlib import Path
+
+from .. import assets
+from . import cache, maker, wheel
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+SIM = REPO / "sim"
+CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a cold one)
+# The files of the Pyodide package the snapshots depend on (restoring checks the build id too).
+PYODIDE_INPUTS = (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
+
+
+def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
+    return [(p.relative_to(REPO).as_posix(), p.read_bytes())
+            for p in sorted(folder.glob(pattern)) if p.is_file() and "__pycache__" not in p.parts]
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or REPO / ".cache" / "runtime")
+
+
+def sim_wheel(root: Path) -> Path:
+    """The sim wheel, rebuilt only when sim, the wheel recipe or setuptools change."""
+    import setuptools
+
+    version = wheel.project_version(REPO / "pyproject.toml")
+    key = cache.digest([*_sources(SIM, "**/*.py"), ("sitebuild/runtime/wheel.py", (HERE / "wheel.py").read_bytes()),
+                        ("version", version.encode()), ("setuptools", setuptools.__version__.encode())])
+    folder = cache.cached(root, "sim-wheel", key, lambda out: wheel.build_sim_wheel(SIM, version, out))
+    (found,) = folder.glob("*.whl")
+    return found
+
+
+def start_files(models: dict[str, bytes], root: Path) -> tuple[Path, str]:
+    """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key."""
+    built_wheel = sim_wheel(root)
+    pyodide = assets.PYODIDE_PACKAGE
+    key = cache.digest([
+        *[(f"pyodide/{name}", (pyodide / name).read_bytes()) for name in PYODIDE_INPUTS],
+        ("wheel", built_wheel.read_bytes()),
+        *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
+        *_sources(HERE),
+        ("node", maker.node_version().encode()),
+        ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
+    ])
+
+    def make(out: Path) -> None:
+        maker.make(out, pyodide=pyodide, wheel=built_wheel, package=wheel.DIST_NAME, sim=SIM,
+                   models=models, token=key[:16])
+
+    return cache.cached(root, "pyodide-start", key, make), key[:16]
+
+
+def write_runtime_files(stage: Path, models: dict[str, bytes]) -> dict:
+    """Copy Pyodide and the start files into the site; return the page's runtime settings."""
+    pyodide_rel, _ = assets.copy_pyodide(stage)
+    folder, token = start_files(models, cache_root())
+    py = stage / "py"
+    py.mkdir(exist_ok=True)
+
+    def publish(source: Path, name: str) -> str:
+        """Copy under a name that carries the content's hash: a changed file gets a new address."""
+        data = source.read_bytes()
+        stem, dot, ext = name.partition(".")
+        rel = f"py/{stem}.{assets.short_hash(data)}{dot}{ext}"
+        (stage / rel).write_bytes(data)
+        return rel
+
+    # The lock holds the wheel's sha256: its hash names the folder of both.
+    (built_wheel,) = folder.glob("*.whl")
+    lock_dir = f"py/sim.{assets.short_hash((folder / 'pyodide-lock.json').read_bytes())}"
+    (stage / lock_dir).mkdir()
+    for name in ("pyodide-lock.json", built_wheel.name):
+        shutil.copyfile(folder / name, stage / lock_dir / name)
+    files = {
+        "stdlib": publish(folder / "python_stdlib.zip", "python_stdlib.zip"),
+        "lock": f"{lock_dir}/pyodide-lock.json",
+        "wheel": f"{lock_dir}/{built_wheel.name}",
+        "snapshots": {lang: publish(folder / f"{lang}.snapshot.gz", f"{lang}.snapshot.gz") for lang in models},
+    }
+    return {
+        "pyodide": pyodide_rel,
+        "token": token,
+        **files,
+        # Bytes of each file the worker may fetch, by the names its loading message counts them under.
+        "sizes": {
+            **{name: (stage / pyodide_rel / name).stat().st_size for name in assets.PYODIDE_FILES},
+            "stdlib": (stage / files["stdlib"]).stat().st_size,
+            "lock": (stage / files["lock"]).stat().st_size,
+            "wheel": (stage / files["wheel"]).stat().st_size,
+            "snapshots": {lang: (stage / rel).stat().st_size for lang, rel in files["snapshots"].items()},
+            "models": {lang: len(data) for lang, data in models.items()},
+        },
+    }

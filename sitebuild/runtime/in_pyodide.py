@@ -1,0 +1,129 @@
+"""Run inside Pyodide (under Node) by make_runtime.mjs, never in the build's CPython.
+
+It finds the standard-library modules the page needs and compiles them for the trimmed stdlib:
+  - every module Pyodide imports while it starts and while loadPackage installs the sim wheel;
+  - every module sim names in an import statement anywhere (function bodies included: the
+    build lists them with sitebuild.runtime.imports), so a new import in sim is shipped, or
+    fails the build, before any reader runs it;
+  - every module the session's commands import while they run, by using each as the page
+    does (exercise).
+Pyodide's own compiler writes the .pyc files, so their magic number is the runtime's.
+
+The survey functions import nothing themselves (sys and gc are built in), so that the list
+holds what the page needs and not what this helper uses; write_pyc_zip runs after the survey.
+"""
+
+import gc
+import sys
+
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def stdlib_zip_path() -> str:
+    return f"/lib/python{sys.version_info.major}{sys.version_info.minor}.zip"
+
+
+def import_named(imports: list) -> None:
+    """Carry out each [module, fromlist] as `from module import *fromlist` (or `import module`)."""
+    for module, fromlist in imports:
+        imported = __import__(module, fromlist=fromlist or [])
+        for name in fromlist or []:
+            if not hasattr(imported, name):
+                raise ImportError(f"cannot import name {name!r} from {module!r}")
+
+
+def exercise(model_jsons: list) -> None:
+    """Use each model's session as the page does (docs/bench-protocol.md), so that every module
+    the commands import while they run (the standard library's own late imports included) is
+    imported here:
+      - every command with no arguments (those that need some fail, after their checks ran);
+      - links: an accepted value of every parameter, given twice; a bad one of each; every
+        number past its range (every kind of message);
+      - every action from the default state, and through `set` every value of every choice
+        and both ends of every range;
+      - the readouts of every rule, and of greedy mode (its own way of measuring).
+    A call that should work and does not fails the build: the survey is behind the protocol."""
+    import json  # sim.session imports it: nothing is added to the list by this line
+
+    from sim.session import open_session
+
+    for model_json in model_jsons:
+        session = open_session(model_json)
+
+        def call(command, args, must_work=True):
+            reply = json.loads(session.handle(command, json.dumps(args)))
+            if must_work and not reply["ok"]:
+                raise RuntimeError(f"the runtime survey's {command} {json.dumps(args)} failed: {reply['error']}")
+            return reply.get("result")
+
+        for command in sorted(session.bench.handlers):
+            call(command, {}, must_work=False)
+        spec = call("spec", {})
+        good = [[p["name"], str(_values(p)[-1]).lower()] for p in spec["parameters"]]
+        first = [[p["name"], str(_values(p)[0]).lower()] for p in spec["parameters"]]  # quick to replay
+        call("link", {"query": good + good + [["other", "1"]]})
+        call("link", {"query": [[p["name"], "x\x00" * 30] for p in spec["parameters"]]})
+        call("link", {"query": [[p["name"], str(p["max"] + 1)] for p in spec["parameters"] if "max" in p]})
+        state = spec["default_state"]
+        for action in ({"type": "step", "count": 3}, {"type": "round", "count": 2}, {"type": "new_sentence"},
+                       {"type": "clear_tubes"}, {"type": "view"}, {"type": "load", "query": first}):
+            state = call("act", {"state": state, "action": action, "measure": False})["state"]
+        for p in spec["parameters"]:
+            if p["role"] == "setting":
+                for value in _values(p):
+                    call("act", {"state": state, "action": {"type": "set", "name": p["name"], "value": value},
+                                 "measure": False})
+        call("view", {"state": spec["default_state"]})
+        for settings in [{"rule": rule} for rule in _values(_named(spec, "rule"))] + [{"greedy": True}]:
+            call("readouts", settings)
+        del session
+    gc.collect()
+
+
+def _values(parameter: dict) -> list:
+    """Every value of a choice, both ends of a range."""
+    return parameter["values"] if "values" in parameter else [parameter["min"], parameter["max"]]
+
+
+def _named(spec: dict, name: str) -> dict:
+    return next(p for p in spec["parameters"] if p["name"] == name)
+
+
+def stdlib_files() -> list:
+    """The stdlib zip's source files of every module now imported (packages bring their __init__)."""
+    prefix = stdlib_zip_path() + "/"
+    files = set()
+    for module in list(sys.modules.values()):
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None) or ""
+        if origin.startswith(prefix):
+            files.add(origin[len(prefix):])
+    return sorted(files)
+
+
+def write_pyc_zip(files: list, target: str) -> dict:
+    """Compile `files` (paths inside the stdlib zip) to unchecked-hash .pyc in a new zip at target.
+
+    The code keeps the .py path as its file name, as an import from source would, so tracebacks
+    name the module's file. zlib inside Pyodide compresses it: the same bytes on every host."""
+    import importlib.util
+    import zipfile
+    from importlib._bootstrap_external import _code_to_hash_pyc
+
+    source_zip = zipfile.ZipFile(stdlib_zip_path())
+    prefix = stdlib_zip_path() + "/"
+    directories = sorted({"/".join(f.split("/")[:i]) + "/" for f in files for i in range(1, f.count("/") + 1)})
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for directory in directories:
+            info = zipfile.ZipInfo(directory, ZIP_DATE)
+            info.external_attr = (0o40755 << 16) | 0x10
+            out.writestr(info, b"")
+        for name in files:
+            source = source_zip.read(name)
+            code = compile(source, prefix + name, "exec", dont_inherit=True)
+            pyc = _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
+            info = zipfile.ZipInfo(name[:-3] + ".pyc", ZIP_DATE)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            out.writestr(info, bytes(pyc))
+    return {"modules": len(files), "python": sys.version.split()[0]}

@@ -1,0 +1,128 @@
+// Makes the page's Pyodide start-up files in Node: the trimmed precompiled standard library and
+// one memory snapshot per language. Called by sitebuild/runtime/maker.py with a job file:
+//   node make_runtime.mjs JOB.json      (writes a JSON report to job.report; exit 1 on failure)
+// Job: {pyodide, lock, package, wheel, helper, imports, simModules, models: {lang: path},
+//       stdlibOut, snapshots: {lang: path}, token, report}
+//
+// 1. Survey: Pyodide with its full stdlib installs the sim wheel through the lock file (as the
+//    page's fallback does), carries out every import sim names, runs every session command once,
+//    then compiles the stdlib modules now loaded to .pyc: the trimmed stdlib.
+// 2. Per language, Pyodide starts on that trimmed stdlib, installs the same wheel,
+//    imports everything again (a module missing from the trimmed stdlib fails here, at build
+//    time), opens the session on the language's model and saves its memory.
+// Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
+// for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
+import fs from "node:fs";
+import path from "node:path";
+import nodeCrypto from "node:crypto";
+
+function makeDeterministic() {
+  let ticks = 0;
+  performance.now = () => (ticks += 1);
+  Date.now = () => 1_700_000_000_000;
+  let state = 0x9e3779b9;
+  const fill = (array) => {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    for (let i = 0; i < bytes.length; i++) {
+      state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+      bytes[i] = state >>> 24;
+    }
+    return array;
+  };
+  Object.defineProperty(globalThis.crypto, "getRandomValues", { value: fill, configurable: true });
+  nodeCrypto.randomFillSync = fill;
+}
+
+// What the reader's worker would have: no host paths or host locale leak into the snapshot.
+const ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8", HOME: "/home/pyodide" };
+const SYS_EXECUTABLE = "/usr/bin/python";
+
+function startPyodide(loadPyodide, job, extra) {
+  return loadPyodide({
+    indexURL: job.pyodide,
+    lockFileURL: job.lock,
+    env: { ...ENV },
+    _sysExecutable: SYS_EXECUTABLE,
+    stdout: () => {},
+    stderr: (line) => process.stderr.write(line + "\n"),
+    ...extra,
+  });
+}
+
+function runHelper(pyodide, job) {
+  const namespace = pyodide.globals.get("dict")();
+  pyodide.runPython(fs.readFileSync(job.helper, "utf8"), { globals: namespace, filename: "in_pyodide.py" });
+  return namespace;
+}
+
+async function survey(loadPyodide, job) {
+  const pyodide = await startPyodide(loadPyodide, job, {});
+  const errors = [];
+  await pyodide.loadPackage(job.package, { messageCallback: () => {}, errorCallback: (e) => errors.push(e), checkIntegrity: true });
+  if (!pyodide.loadedPackages[job.package]) throw new Error(`loadPackage could not install ${job.package}: ${errors.join("; ")}`);
+  const helper = runHelper(pyodide, job);
+  try {
+    helper.get("import_named")(pyodide.toPy(job.imports));
+    helper.get("import_named")(pyodide.toPy(job.simModules.map((name) => [name, []])));
+  } catch (error) {
+    throw new Error(`sim imports what Pyodide cannot load: ${lastLine(error)}`);
+  }
+  helper.get("exercise")(pyodide.toPy(Object.values(job.models).map((p) => fs.readFileSync(p, "utf8"))));
+  const files = helper.get("stdlib_files")().toJs();
+  const inFs = "/tmp/specdec_stdlib.zip";
+  const info = helper.get("write_pyc_zip")(pyodide.toPy(files), inFs).toJs({ dict_converter: Object.fromEntries });
+  fs.writeFileSync(job.stdlibOut, pyodide.FS.readFile(inFs));
+  return { ...info, files };
+}
+
+async function snapshot(loadPyodide, job, lang) {
+  const pyodide = await startPyodide(loadPyodide, job, { stdLibURL: job.stdlibOut, _makeSnapshot: true });
+  // The same wheel, unpacked rather than loadPackage'd: Pyodide keeps the names of the packages
+  // it loaded in a JavaScript object that a snapshot must find empty.
+  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(job.wheel)), "wheel");
+  const helper = runHelper(pyodide, job);
+  try {
+    helper.get("import_named")(pyodide.toPy(job.imports));
+    helper.get("import_named")(pyodide.toPy(job.simModules.map((name) => [name, []])));
+  } catch (error) {
+    throw new Error(`sim's imports fail on the trimmed standard library: ${lastLine(error)}`);
+  }
+  helper.destroy();
+  pyodide.globals.set("specdec_model_json", fs.readFileSync(job.models[lang], "utf8"));
+  // The worker finds these two names in __main__ after the restore.
+  pyodide.runPython(`
+import gc
+import sim.session
+specdec_session = sim.session.open_session(specdec_model_json)
+specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.stringify(lang)}}
+del specdec_model_json
+gc.collect()
+`);
+  const memory = pyodide.makeMemorySnapshot();
+  fs.writeFileSync(job.snapshots[lang], memory);
+  return { bytes: memory.length };
+}
+
+// A Python error's own message (from its last "...Error: " line on), not the traceback above it.
+function lastLine(error) {
+  const lines = String(error && error.message ? error.message : error).trim().split("\n");
+  const at = lines.findLastIndex((line) => /^[\w.]*(Error|Exception)\b/.test(line));
+  return lines.slice(at < 0 ? lines.length - 1 : at).join(" ");
+}
+
+async function main() {
+  const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  makeDeterministic();
+  const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
+  const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
+  for (const lang of Object.keys(job.snapshots)) {
+    report.snapshots[lang] = await snapshot(loadPyodide, job, lang);
+  }
+  fs.writeFileSync(job.report, JSON.stringify(report));
+}
+
+main().catch((error) => {
+  const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  fs.writeFileSync(job.report, JSON.stringify({ error: lastLine(error), detail: String(error && error.stack || error) }));
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+"""Run make_runtime.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
+
+The snapshots are stored gzip-compressed with no name or time in the header (as `gzip -n`
+writes them), so the bytes do not depend on the host and any static host can serve them; the
+worker decompresses them with DecompressionStream.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import BuildError
+from . import imports
+from .lock import write_lock
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE / "make_runtime.mjs"
+HELPER = HERE / "in_pyodide.py"
+GZIP_LEVEL = 6  # gzip's default: level 9 takes four times as long for 1 % fewer bytes
+NODE_TIMEOUT_S = 600
+
+
+def node_binary() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node: not found; Node.js makes the Pyodide snapshots at build time (install Node.js)")
+    return node
+
+
+def node_version() -> str:
+    return subprocess.run([node_binary(), "--version"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
+         models: dict[str, bytes], token: str, snapshots: bool = True) -> dict:
+    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.gz into work.
+
+    snapshots=False makes the stdlib alone (the survey still runs every command on each model)."""
+    langs = list(models) if snapshots else []
+    shutil.copyfile(wheel, work / wheel.name)
+    lock = write_lock(pyodide / "pyodide-lock.json", work / wheel.name, work / "pyodide-lock.json")
+    scratch = work / "scratch"
+    scratch.mkdir()
+    for lang, data in models.items():
+        (scratch / f"{lang}.json").write_bytes(data)
+    job = {
+        "pyodide": f"{pyodide}/",
+        "lock": str(work / "pyodide-lock.json"),
+        "package": package,
+        "wheel": str(work / wheel.name),
+        "helper": str(HELPER),
+        "imports": imports.named_imports(sim),
+        "simModules": imports.package_modules(sim),
+        "models": {lang: str(scratch / f"{lang}.json") for lang in models},
+        "stdlibOut": str(work / "python_stdlib.zip"),
+        "snapshots": {lang: str(scratch / f"{lang}.snapshot") for lang in langs},
+        "token": token,
+        "report": str(scratch / "report.json"),
+    }
+    (scratch / "job.json").write_text(json.dumps(job, indent=1))
+    run = subprocess.run([node_binary(), str(SCRIPT), str(scratch / "job.json")],
+                         capture_output=True, text=True, timeout=NODE_TIMEOUT_S)
+    report = _read_report(scratch / "report.json", run)
+    for lang in langs:
+        raw = (scratch / f"{lang}.snapshot").read_bytes()
+        (work / f"{lang}.snapshot.gz").write_bytes(gzip.compress(raw, compresslevel=GZIP_LEVEL, mtime=0))
+        report["snapshots"][lang]["sha256_raw"] = _sha256(raw)
+    report["lock"] = lock
+    shutil.rmtree(scratch)
+    (work / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
+    return report
+
+
+def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:
+    try:
+        report = json.loads(path.read_text())
+    except (OSError, ValueError):
+        report = {"error": f"make_runtime.mjs exited with {run.returncode} and wrote no report",
+                  "detail": run.stderr}
+    if run.returncode != 0 or "error" in report:
+        detail = (report.get("detail") or run.stderr or "").strip()[-3000:]
+        raise BuildError(f"{SCRIPT.name}: {report.get('error')}\n{detail}")
+    return report
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()

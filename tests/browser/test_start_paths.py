@@ -1,0 +1,168 @@
+"""How the bench's worker starts Python (issue 13): from the language's memory snapshot, or, when
+the snapshot is missing, broken or not this page's, from the trimmed stdlib and the sim wheel;
+and the loading message, which counts the bytes fetched and then names the stage."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.session import open_session
+
+pytestmark = pytest.mark.browser
+
+LIVE = "#b[data-mode=live][data-busy=false]"
+TIMEOUT_MS = 90_000
+PREFIX = {"en": "said the", "zh": "慢慢"}
+
+# The page's own client: sim-start.js is loaded once per page, so importing it returns it.
+PAGE_CLIENT = """async ([prefix]) => {
+  const url = document.querySelector('script[src*="sim-start.js"]').src;
+  const client = (await import(url)).simClient();
+  return { via: client.via, start: await client.call('start', { prefix }) };
+}"""
+
+
+def snapshot_file(built_site, lang):
+    (path,) = built_site.glob(f"py/{lang}.*.snapshot.gz")
+    return path
+
+
+def open_page(browser, site_url, lang, route=None):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if route:
+        context.route("**/*.snapshot.gz", route)
+    page = context.new_page()
+    page.requests_seen, page.console_errors, page.warnings = [], [], []
+    page.on("request", lambda r: page.requests_seen.append(r.url))
+    page.on("console", lambda m: (page.console_errors if m.type == "error" else page.warnings).append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    page.goto(f"{site_url}{lang}/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    return context, page
+
+
+def cpython_start(built_site, lang):
+    session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads(session.handle("start", json.dumps({"prefix": PREFIX[lang]})))["result"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, built_site, lang):
+    context, page = open_page(browser, site_url, lang)
+    got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
+    assert got["via"] == "snapshot"
+    # The model came inside the snapshot: neither the model's JSON nor the wheel was fetched.
+    assert not [u for u in page.requests_seen if "/models/" in u or u.endswith(".whl")]
+    assert any(f"/py/{lang}." in u for u in page.requests_seen)
+    assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
+    assert not page.console_errors, page.console_errors
+    context.close()
+
+
+def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site):
+    context, page = open_page(browser, site_url, "en", lambda route: route.abort())
+    got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
+    assert got["via"] == "wheel"
+    assert got["start"] == cpython_start(built_site, "en")
+    assert any(u.endswith(".whl") for u in page.requests_seen) and any("/models/en.json" in u for u in page.requests_seen)
+    assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 1
+    assert any("installing the sim wheel instead" in w for w in page.warnings), page.warnings
+    assert not page.console_errors, page.console_errors
+    # The bench works on the fallback: a step runs in Pyodide.
+    page.locator("#b button.b-step").click()
+    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+    context.close()
+
+
+# More workers in one page, each pointed at a snapshot it must refuse: cut short (gzip fails),
+# not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
+# does not match the page). Each falls back to the wheel and answers as CPython does. A last one
+# gets the snapshot already decompressed, as from a host that sends .gz files with
+# Content-Encoding: that one it uses.
+SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
+  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const client = startSim(document.body.dataset, { snapshotURL });
+  await client.ready;
+  const result = { via: client.via, start: await client.call('start', { prefix }) };
+  client.worker.terminate();
+  return result;
+}"""
+
+
+def fulfil_with(path: Path):
+    return lambda route: route.fulfill(status=200, path=path, content_type="application/octet-stream")
+
+
+def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
+    own = snapshot_file(built_site, "en").read_bytes()
+    served = {
+        "truncated": (own[: len(own) // 2], "could not be read"),
+        "not-a-snapshot": (gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0), "magic number"),
+        "decoded": (gzip.decompress(own), None),
+    }
+    for name, (body, _) in served.items():
+        (tmp_path / name).write_bytes(body)
+        page.context.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name))
+    urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
+    urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
+    reasons = {"other-language": "does not match this page", **{n: r for n, (_, r) in served.items()}}
+    warnings = []
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    expected = cpython_start(built_site, "en")
+    for name, url in urls.items():
+        warnings.clear()
+        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url])
+        assert got == {"via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
+        if reasons[name]:
+            (warning,) = [w for w in warnings if "snapshot failed" in w]
+            assert reasons[name] in warning, (name, warning)  # it got the bytes, and refused them
+    assert not page.console_errors, page.console_errors
+
+
+# Every text and bar value the status shows, recorded as they change.
+RECORD_STATUS = """() => {
+  window.statusLog = [];
+  const record = () => {
+    const box = document.querySelector('#b .b-status');
+    if (!box) return;
+    const text = box.querySelector('.b-status__text').textContent;
+    const bar = box.querySelector('.b-status__bar');
+    const entry = [box.dataset.state, text, bar.hidden ? null : bar.value, bar.max];
+    const last = window.statusLog[window.statusLog.length - 1];
+    if (!last || last.join('|') !== entry.join('|')) window.statusLog.push(entry);
+  };
+  new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  document.addEventListener('DOMContentLoaded', record);
+}"""
+
+DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(browser, site_url, lang):
+    context = browser.new_context()
+    context.add_init_script(f"({RECORD_STATUS})()")
+    page = context.new_page()
+    page.goto(f"{site_url}{lang}/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    log = page.evaluate("window.statusLog")
+    sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
+    context.close()
+    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock", "snapshot"))
+    counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
+    assert counts, log
+    assert {total for _, total in counts} == {round(expected_total / 1e6, 1)}
+    assert [loaded for loaded, _ in counts] == sorted(loaded for loaded, _ in counts)
+    bars = [e[2] for e in log if e[0] == "loading" and e[2] is not None]
+    assert bars == sorted(bars), log  # the bar never goes back
+    assert bars[-1] >= 0.9 * float(log[-1][3]), log  # nearly full when it gives way to "live": no jump
+    assert log[-1][0] == "ready"

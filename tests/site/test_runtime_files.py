@@ -1,0 +1,226 @@
+"""The worker's start-up files (sitebuild/runtime): the sim wheel and its lock, the trimmed
+precompiled stdlib, the snapshots; that making them is deterministic; that sim's imports load
+from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fails the build."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import shutil
+import struct
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sitebuild import runtime
+from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
+from sitebuild.errors import BuildError
+from sitebuild.runtime import imports, maker, wheel
+
+SIM = Path(__file__).resolve().parents[2] / "sim"
+SNAPSHOT_MAGIC = 0x706E7300  # Pyodide's, the first word of a memory snapshot
+
+
+def one(paths):
+    (path,) = list(paths)
+    return path
+
+
+def built_models(built_site: Path) -> dict[str, bytes]:
+    return {lang: (built_site / "models" / f"{lang}.json").read_bytes() for lang in ("en", "zh")}
+
+
+# --- the wheel and the lock ----------------------------------------------------------------------
+
+def test_the_sim_wheel_is_built_by_setuptools_and_byte_stable(tmp_path):
+    first = wheel.build_sim_wheel(SIM, "0.1.0", tmp_path / "a")
+    second = wheel.build_sim_wheel(SIM, "0.1.0", tmp_path / "b")
+    assert first.name == "specdec_sim-0.1.0-py3-none-any.whl"
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        names = archive.namelist()
+        assert "Generator: setuptools" in archive.read("specdec_sim-0.1.0.dist-info/WHEEL").decode()
+    assert sorted(n for n in names if n.startswith("sim/")) == sorted(
+        p.relative_to(SIM.parent).as_posix() for p in SIM.rglob("*.py") if "__pycache__" not in p.parts)
+    assert "sim/bench/__init__.py" in names  # subpackages too
+
+
+def test_the_lock_records_the_wheel_and_its_sha256(built_site):
+    lock_file = one(built_site.glob("py/sim.*/pyodide-lock.json"))
+    lock = json.loads(lock_file.read_text())
+    stock = json.loads((PYODIDE_PACKAGE / "pyodide-lock.json").read_text())
+    assert lock["info"] == stock["info"]  # ABI, platform and Python: Pyodide's loader checks them
+    assert list(lock["packages"]) == ["specdec-sim"]
+    entry = lock["packages"]["specdec-sim"]
+    served = lock_file.parent / entry["file_name"]
+    assert hashlib.sha256(served.read_bytes()).hexdigest() == entry["sha256"]
+    assert entry["imports"] == ["sim"] and entry["depends"] == []
+
+
+# --- the trimmed stdlib and the snapshots --------------------------------------------------------
+
+def test_the_stdlib_is_trimmed_and_precompiled_without_source_checks(built_site):
+    with zipfile.ZipFile(one(built_site.glob("py/python_stdlib.*.zip"))) as archive:
+        files = [n for n in archive.namelist() if not n.endswith("/")]
+        assert files and all(n.endswith(".pyc") for n in files)
+        for needed in ("json/__init__.pyc", "random.pyc", "fractions.pyc", "encodings/utf_8.pyc"):
+            assert needed in files
+        for left_out in ("tkinter/__init__.pyc", "unittest/__init__.pyc", "csv.pyc", "pydoc.pyc"):
+            assert left_out not in files
+        assert len(files) < 200  # Pyodide's full stdlib has over 600 modules
+        magics = set()
+        for name in files:
+            header = archive.read(name)[:16]
+            magic, flags = header[:4], struct.unpack("<I", header[4:8])[0]
+            magics.add(magic)
+            assert flags == 0b01, name  # hash-based and unchecked (PEP 552): no .py to compare with
+        assert len(magics) == 1
+
+
+def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built_site):
+    """_headers lets browsers keep /py/ and /pyodide/ without asking again (sitebuild/headers.py),
+    which is safe only because a changed file gets a new name: under /py/ each name carries the
+    short hash of its bytes (the wheel and its lock share a folder named by the lock's hash, and
+    the lock holds the wheel's sha256); /pyodide/ holds the pinned release in a folder named by
+    its version."""
+    files = [p for p in (built_site / "py").rglob("*") if p.is_file()]
+    assert len(files) == 5  # stdlib, two snapshots, lock and wheel
+    for path in files:
+        if path.parent.name.startswith("sim."):
+            lock = path.parent / "pyodide-lock.json"
+            assert path.parent.name == f"sim.{short_hash(lock.read_bytes())}"
+            if path.suffix == ".whl":
+                assert hashlib.sha256(path.read_bytes()).hexdigest() in lock.read_text()
+        else:
+            assert path.name.split(".")[1] == short_hash(path.read_bytes()), path.name
+    (release,) = (built_site / "pyodide").iterdir()
+    assert release.name == f"v{pyodide_version()}"
+    for path in release.iterdir():
+        assert path.read_bytes() == (PYODIDE_PACKAGE / path.name).read_bytes(), path.name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_snapshots_are_gzip_with_no_name_or_time(built_site, lang):
+    data = one(built_site.glob(f"py/{lang}.*.snapshot.gz")).read_bytes()
+    assert data[:3] == b"\x1f\x8b\x08"  # gzip, deflate
+    assert data[3] == 0 and data[4:8] == b"\0\0\0\0"  # no file name, no modification time
+    raw = gzip.decompress(data)
+    assert struct.unpack("<I", raw[:4])[0] == SNAPSHOT_MAGIC
+
+
+def test_making_the_runtime_files_is_deterministic(built_site, tmp_path):
+    """Made again from nothing (an empty cache, a new Node process), every byte is the same."""
+    folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache")
+    page = (built_site / "en/specdec/index.html").read_text()
+    assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
+    assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
+    for lang in ("en", "zh"):
+        assert (folder / f"{lang}.snapshot.gz").read_bytes() == one(
+            built_site.glob(f"py/{lang}.*.snapshot.gz")).read_bytes(), lang
+    lock_dir = one(built_site.glob("py/sim.*"))
+    for name in ("pyodide-lock.json", one(lock_dir.glob("*.whl")).name):
+        assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name
+
+
+# --- sim's imports in Pyodide ------------------------------------------------------------------------
+
+CHECK_IMPORTS = """
+import fs from "node:fs";
+const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const { loadPyodide } = await import(job.pyodide + "pyodide.mjs");
+const pyodide = await loadPyodide({ indexURL: job.pyodide, stdLibURL: job.stdlib, lockFileURL: job.lock });
+await pyodide.loadPackage("specdec-sim", { checkIntegrity: true, messageCallback: () => {} });
+pyodide.globals.set("job_json", JSON.stringify(job));
+const report = pyodide.runPython(`
+import json, sys
+job = json.loads(job_json)
+failed = {}
+for module, fromlist in job["imports"] + [[name, []] for name in job["sim"]]:
+    try:
+        imported = __import__(module, fromlist=fromlist)
+        missing = [n for n in fromlist if not hasattr(imported, n)]
+        if missing:
+            failed[module] = f"no {missing}"
+    except ImportError as err:
+        failed[module] = str(err)
+absent = {}
+for module in job["absent"]:
+    try:
+        __import__(module)
+        absent[module] = "imported"
+    except ModuleNotFoundError:
+        absent[module] = "missing"
+origin = sys.modules["json"].__spec__.origin
+json.dumps({"failed": failed, "absent": absent, "json_origin": origin})
+`);
+fs.writeFileSync(job.report, report);
+"""
+
+
+def test_every_module_sim_imports_loads_from_the_trimmed_stdlib(built_site, tmp_path):
+    """The fallback's runtime in Node: Pyodide on the trimmed stdlib, sim installed through the
+    lock (sha256 checked); every import sim names, anywhere in its code, succeeds. A module left
+    out of the trimmed stdlib does fail (csv), so the check can fail."""
+    job = {
+        "pyodide": f"{PYODIDE_PACKAGE}/",
+        "stdlib": str(one(built_site.glob("py/python_stdlib.*.zip"))),
+        "lock": str(one(built_site.glob("py/sim.*/pyodide-lock.json"))),
+        "imports": imports.named_imports(SIM),
+        "sim": imports.package_modules(SIM),
+        "absent": ["csv"],
+        "report": str(tmp_path / "report.json"),
+    }
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    (tmp_path / "check.mjs").write_text(CHECK_IMPORTS)
+    subprocess.run([maker.node_binary(), str(tmp_path / "check.mjs"), str(tmp_path / "job.json")],
+                   check=True, capture_output=True, timeout=300)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["failed"] == {}
+    assert report["absent"] == {"csv": "missing"}
+    assert report["json_origin"].endswith("/json/__init__.pyc")
+
+
+def test_imports_are_read_from_every_statement_in_the_package(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from __future__ import annotations\nfrom .part import x\nimport json\n")
+    (package / "part.py").write_text(
+        "from collections import OrderedDict, deque\nimport os.path\n"
+        "def later():\n    import csv\n    from importlib import resources\n    from . import other\n")
+    assert imports.named_imports(package) == [
+        ["collections", ["OrderedDict", "deque"]], ["csv", []], ["importlib", ["resources"]],
+        ["json", []], ["os.path", []]]
+    assert imports.package_modules(package) == ["pkg", "pkg.part"]
+
+
+def copy_of_sim_with(tmp_path: Path, code: str) -> Path:
+    package = tmp_path / "sim"
+    shutil.copytree(SIM, package, ignore=shutil.ignore_patterns("__pycache__"))
+    with (package / "text.py").open("a", encoding="utf-8") as f:
+        f.write(f"\n\ndef _only_when_asked():\n    {code}\n")
+    return package
+
+
+def make_stdlib(tmp_path: Path, package: Path, built_site: Path) -> dict:
+    built = wheel.build_sim_wheel(package, "0.1.0", tmp_path / "wheel")
+    work = tmp_path / "work"
+    work.mkdir()
+    return maker.make(work, pyodide=PYODIDE_PACKAGE, wheel=built, package=wheel.DIST_NAME, sim=package,
+                      models=built_models(built_site), token="test", snapshots=False)
+
+
+def test_a_new_import_in_sim_is_shipped_in_the_trimmed_stdlib(tmp_path, built_site):
+    """An import that only runs when a reader asks for it still reaches the stdlib (csv here)."""
+    report = make_stdlib(tmp_path, copy_of_sim_with(tmp_path, "import csv"), built_site)
+    assert "csv.py" in report["stdlib"]["files"]
+    with zipfile.ZipFile(tmp_path / "work" / "python_stdlib.zip") as archive:
+        assert "csv.pyc" in archive.namelist()
+
+
+def test_an_import_pyodide_cannot_satisfy_fails_the_build(tmp_path, built_site):
+    with pytest.raises(BuildError, match="tkinter"):
+        make_stdlib(tmp_path, copy_of_sim_with(tmp_path, "import tkinter"), built_site)
