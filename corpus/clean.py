@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import re
+# The sentinels are stripped in sim, so that a reader's pasted book is cleaned as the build's.
+from sim.text import strip_gutenberg
 
-START = re.compile(r"^\*\*\* ?START OF (THE|THIS) PROJECT GUTENBERG EBOOK.*$", re.M)
-END = re.compile(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG EBOOK.*$", re.M)
-ILLUSTRATION = re.compile(r"\[Illustration[^\]]*\]")
-
-
-def strip_gutenberg(text: str) -> str:
-    """Keep what lies between the Gutenberg start and end sentinels, if there are any."""
-    start, end = START.search(text), END.search(text)
-    if start:
-        text = text[start.end():]
-        end = END.search(text)
-    if end:
-        text = text[: end.start()]
-    return ILLUSTRATION.sub(" ", text)
+__all__ = ["normalise_space", "strip_gutenberg"]
 
 
 def normalise_space(text: str) -> str:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from sim.counting import dump
 from sim.models import FORMAT  # the reader defines the format; the writer follows it
 
 from .count import Counts, NgramLevel
@@ -35,7 +34,7 @@ def to_json(lang: str, counts: Counts, sources: list[dict]) -> str:
         "bigram": _level_json(counts.bigram),
         "trigram": _level_json(counts.trigram),
     }
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
+    return dump(doc)
 
 
 def size_report(lang: str, counts: Counts, text: str) -> str:

@@ -165,14 +165,21 @@ class NgramModel:
 
 
 class Language:
-    """One language's vocabulary, target (trigram) and draft models."""
+    """One language's vocabulary, target (trigram) and draft models.
 
-    def __init__(self, lang: str, vocab: list[str], target: NgramModel, drafts: dict[str, NgramModel]):
+    prefixes: for models counted from a reader's text, the token ids the bench starts from
+    ({"bench": ids, "tube": ids}, see sim.owntext), since the books' fixed prefixes ("said
+    the", "she said", "慢慢") may not occur in it; None for the books.
+    """
+
+    def __init__(self, lang: str, vocab: list[str], target: NgramModel, drafts: dict[str, NgramModel],
+                 prefixes: dict | None = None):
         self.lang = lang
         self.vocab = vocab
         self.index = {t: i for i, t in enumerate(vocab)}
         self.target = target
         self.drafts = drafts
+        self.prefixes = prefixes
 
     def __repr__(self) -> str:
         return f"<Language {self.lang} V={len(self.vocab)}>"

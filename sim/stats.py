@@ -89,7 +89,10 @@ DEFAULT_PREFIX = {"en": "said the", "zh": "慢慢"}
 
 
 def default_prefix(language) -> list[int]:
-    """The bench's two-token prefix for the language; empty for models without those tokens."""
+    """The bench's two-token prefix for the language (a reader's text: the one chosen from
+    it); empty for models without those tokens."""
+    if language.prefixes is not None:
+        return list(language.prefixes["bench"])
     try:
         return language.encode(DEFAULT_PREFIX.get(language.lang, ""))
     except ValueError:

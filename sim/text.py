@@ -1,8 +1,8 @@
 """Turn text into model tokens and token strings back into readable text.
 
 This is the one tokeniser: corpus/tokenize.py counts the books with it (after stripping
-Gutenberg's sentinels), and the page splits a reader's prefix with it in the browser, where
-only `sim` runs.
+Gutenberg's sentinels), and the page splits a reader's prefix, and counts a reader's own text
+(sim.owntext), with it in the browser, where only `sim` runs.
 """
 
 from __future__ import annotations
@@ -18,6 +18,21 @@ EN_NO_SPACE_BEFORE = frozenset(",.;:!?)]}”'’—-…")
 EN_NO_SPACE_AFTER = frozenset("“‘([{—-")
 
 LANGUAGES = ("en", "zh")
+
+GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (THE|THIS) PROJECT GUTENBERG EBOOK.*$", re.M)
+GUTENBERG_END = re.compile(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG EBOOK.*$", re.M)
+ILLUSTRATION = re.compile(r"\[Illustration[^\]]*\]")
+
+
+def strip_gutenberg(text: str) -> str:
+    """Keep what lies between the Gutenberg start and end sentinels, if there are any."""
+    start, end = GUTENBERG_START.search(text), GUTENBERG_END.search(text)
+    if start:
+        text = text[start.end():]
+        end = GUTENBERG_END.search(text)
+    if end:
+        text = text[: end.start()]
+    return ILLUSTRATION.sub(" ", text)
 
 
 def tokenize(lang: str, text: str) -> list[str]:

@@ -1,22 +1,45 @@
-"""Fixtures shared by the tests: one built site and one set of real models per test session."""
+"""Fixtures shared by the tests: one built site and one set of real models per test session.
+
+The suite runs in several processes (pytest-xdist, see pyproject.toml); a site is still built
+once per run, by whichever process needs it first, and shared by all (`once_per_run`).
+"""
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 import corpus_models
 from corpus.sources import corpus_dir
 from sitebuild.pipeline import Options, build
 
 
+def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name`/_site, made by make(folder) once for the whole run: under xdist, the first
+    worker to ask makes it while holding a file lock, and the others wait for it and reuse it.
+    Tests read such a folder and never change it (those that change a site copy it first)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # one process (-n 0, or -p no:xdist)
+        out = tmp_path_factory.mktemp(name) / "_site"
+        make(out)
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, common to the workers
+    out, done = shared / name / "_site", shared / f"{name}.done"
+    with FileLock(shared / f"{name}.lock"):
+        if not done.exists():
+            make(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "_site"
-    build(Options(out=out, corpus=corpus_dir(), force=True))
-    return out
+    return once_per_run(tmp_path_factory, "site",
+                        lambda out: build(Options(out=out, corpus=corpus_dir(), force=True)))
 
 
 # Where the base-URL build says it is published: a sub-path, as a course server would host it.
@@ -31,9 +54,8 @@ def published_at() -> str:
 @pytest.fixture(scope="session")
 def base_url_site(tmp_path_factory) -> Path:
     """The site built with --base-url PUBLISHED_AT: canonical links, sitemap, a 404 page rooted there."""
-    out = tmp_path_factory.mktemp("published") / "_site"
-    build(Options(out=out, corpus=corpus_dir(), force=True, base_url=PUBLISHED_AT))
-    return out
+    return once_per_run(tmp_path_factory, "published",
+                        lambda out: build(Options(out=out, corpus=corpus_dir(), force=True, base_url=PUBLISHED_AT)))
 
 
 @pytest.fixture(scope="session")

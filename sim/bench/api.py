@@ -30,7 +30,16 @@ def spec() -> dict:
         "layout": layout.spec(),
         # The embed's view options besides chapter (whose anchors the build knows): parse_link.
         "view_options": {"parts": list(layout.PARTS), "themes": list(THEMES)},
+        "own_text": own_text_spec(),
     }
+
+
+def own_text_spec() -> dict:
+    """The limits of a reader's own text and the stages its counting reports (sim.owntext)."""
+    from .. import owntext  # imported here: sim.owntext uses this package's commands
+    from ..counting import STAGES
+
+    return {"max_characters": owntext.MAX_CHARACTERS, "min_tokens": owntext.MIN_TOKENS, "stages": list(STAGES)}
 
 
 class Bench:

@@ -64,12 +64,21 @@ def token(language, token_id: int) -> dict:
     return {"id": token_id, "text": language.vocab[token_id]}
 
 
+def default_context(language, which: str) -> list[int]:
+    """The "bench" or "tube" prefix: the book's (BENCH_PREFIX, TUBE_PREFIX), or the one chosen
+    from a reader's text (Language.prefixes)."""
+    if language.prefixes is not None:
+        return list(language.prefixes[which])
+    return language.encode((BENCH_PREFIX if which == "bench" else TUBE_PREFIX).get(language.lang, ""))
+
+
 def bench_prefix_ids(language) -> list[int]:
-    return language.encode(BENCH_PREFIX.get(language.lang, ""))
+    return default_context(language, "bench")
 
 
-def context_of(language, args: dict, default: dict = BENCH_PREFIX) -> list[int]:
-    """Token ids from args["context"] (ids) or args["prefix"] (text); `default`'s prefix if neither."""
+def context_of(language, args: dict, default: str = "bench") -> list[int]:
+    """Token ids from args["context"] (ids) or args["prefix"] (text); the `default` prefix
+    ("bench" or "tube", see default_context) if neither."""
     if args.get("context") is not None:
         context = args["context"]
         if not isinstance(context, list):
@@ -86,12 +95,12 @@ def context_of(language, args: dict, default: dict = BENCH_PREFIX) -> list[int]:
             return language.encode(prefix)
         except ValueError as err:
             raise BenchError("prefix", str(err)) from None
-    return language.encode(default.get(language.lang, ""))
+    return default_context(language, default)
 
 
 # --- start --------------------------------------------------------------------------------------------
 
-def _is_word(lang: str, text: str) -> bool:
+def is_word(lang: str, text: str) -> bool:
     return text[:1].isalnum() if lang == "en" else text.isalpha()
 
 
@@ -124,7 +133,7 @@ def random_start(language, rng) -> list[int]:
         p = target.sparse(running)
         for _ in range(START_TRIES):
             drawn = p.sample(rng)
-            if _is_word(language.lang, vocab[drawn]):
+            if is_word(language.lang, vocab[drawn]):
                 break
         else:  # pragma: no cover - the books always have words after a full stop
             return bench_prefix_ids(language)

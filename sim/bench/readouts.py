@@ -23,7 +23,7 @@ import random
 from .. import roofline as rl
 from .. import stats
 from ..speculative import speculative_step
-from .commands import BENCH_PREFIX, STREAM_GREEDY_STARTS, random_start, rng_for
+from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
 from .settings import MAX_GAMMA, check_settings
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
@@ -114,7 +114,7 @@ class Readouts:
             return {"method": "greedy_runs", "runs": GREEDY_RUNS, "max_tokens": GREEDY_RUN_TOKENS,
                     "seed": READOUT_SEED, "alpha_gamma": READOUT_GAMMA}
         return {"method": "one_run", "n_tokens": READOUT_TOKENS, "seed": READOUT_SEED,
-                "alpha_gamma": READOUT_GAMMA, "prefix": BENCH_PREFIX.get(self.language.lang, "")}
+                "alpha_gamma": READOUT_GAMMA, "prefix": self.language.decode(bench_prefix_ids(self.language))}
 
     def cached(self, settings: dict) -> bool:
         """Whether readouts(settings) would answer at once (both its measurements are made)."""

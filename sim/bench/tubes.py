@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 
 from ..speculative import first_tokens, residual_of, typical_threshold
-from .commands import (MAX_INDEX, MAX_TOP, OTHER_ID, STREAM_TUBE, TUBE_PREFIX, clean, context_of, rng_for,
-                       top_by_p)
+from .commands import MAX_INDEX, MAX_TOP, OTHER_ID, STREAM_TUBE, clean, context_of, rng_for, top_by_p
 from .settings import check_settings, int_arg
 
 MAX_DRAWS = 1000
@@ -41,10 +40,11 @@ def spec_distribution(p, q, rule: str, greedy: bool) -> list[float]:
 
 
 def tube_round(language, args: dict, spec_cache: dict | None = None) -> dict:
-    """Direct target draws and speculative first-token draws after a context (default:
-    TUBE_PREFIX), counted into the top tokens by p plus "other"; seeded by (seed, round)."""
+    """Direct target draws and speculative first-token draws after a context (default: the
+    "tube" prefix, see commands.default_context), counted into the top tokens by p plus
+    "other"; seeded by (seed, round)."""
     settings = check_settings(args)
-    context = context_of(language, args, TUBE_PREFIX)
+    context = context_of(language, args, "tube")
     round_index = int_arg(args, "round", 0, MAX_INDEX, 0)
     draws = int_arg(args, "draws", 1, MAX_DRAWS, TUBE_DRAWS)
     top = int_arg(args, "top", 1, MAX_TOP, 8)

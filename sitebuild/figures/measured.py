@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from sim import bench as bench_settings
-from sim import stats
+from sim import owntext, stats
 from sim.bench import Bench
 from sim.bench.commands import bench_prefix_ids, top_by_p
 
@@ -99,6 +99,8 @@ def settings() -> Figures:
     f.add("same_alpha", 1)  # a copy of the target: every guess is kept
     f.add("same_tokens_per_pass", DEFAULT_GAMMA + 1)
     f.add("same_speedup", stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST), times())
+    f.add("own_max_characters", owntext.MAX_CHARACTERS)  # a reader's own text (chapter 13)
+    f.add("own_min_tokens", owntext.MIN_TOKENS)
     return f
 
 

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from corpus.sources import corpus_dir
+from sitebuild.runtime import CACHE_ENV, cache_root
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +38,9 @@ class DevServer:
         self.process = subprocess.Popen(
             [sys.executable, "build.py", "serve", "--port", "0", "--corpus", str(corpus_dir())],
             cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # The runtime cache of the project itself (warmed by the session's build): the copy's
+            # first build then copies the snapshots instead of running Pyodide in Node again.
+            env={**os.environ, "PYTHONUNBUFFERED": "1", CACHE_ENV: str(cache_root())},
         )
         threading.Thread(target=self._collect, daemon=True).start()
         self.url = self.wait_for_line(SERVING, 180).group(1)
@@ -63,7 +66,7 @@ class DevServer:
 
 
 @pytest.fixture(scope="module")
-def dev_server(tmp_path_factory):
+def dev_server(tmp_path_factory, built_site):  # built_site: the runtime cache is filled
     project = tmp_path_factory.mktemp("project")
     for name in PROJECT_FILES:
         source = REPO / name

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from corpus.sources import corpus_dir
-from sitebuild.pipeline import SITE, TEMPLATES, Options, build
+from sitebuild.pipeline import SITE, TEMPLATES, Options
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
@@ -43,11 +43,10 @@ def project(tmp_path) -> Options:
 
 
 @pytest.fixture(scope="session")
-def marked_site(tmp_path_factory, build_memo) -> Path:
-    """A site built from the real inputs, with its marker; tests copy it, never change it."""
-    out = tmp_path_factory.mktemp("marked") / "site"
-    build(Options(out=out, corpus=corpus_dir(), force=True), build_memo)
-    return out
+def marked_site(built_site) -> Path:
+    """A site built from the real inputs, with its marker; tests copy it, never change it.
+    The session's one build (tests/conftest.py), which every build marks."""
+    return built_site
 
 
 @pytest.fixture

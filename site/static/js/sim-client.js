@@ -147,21 +147,25 @@ export class SimClient {
     if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);
     if (!call) return;
+    if (message.type === "partial") return call.onPartial && call.onPartial(message.stage);
     this.pending.delete(message.id);
     if (message.ok) call.resolve(message.result);
     else {
       const error = new Error(message.error);
       error.param = message.param;
+      error.code = message.code; // a text that cannot be counted: worded by the page (owntext.js)
+      error.details = message.details;
       call.reject(error);
     }
   }
 
-  async call(command, args) {
+  // onPartial(stage): the stages a long command reports before its answer (use_text).
+  async call(command, args, onPartial) {
     await this.ready;
     if (this.failed || !this.worker) throw this.failed || new SimFailure("died", "no worker");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onPartial });
       this.worker.postMessage({ id, command, args });
     });
   }

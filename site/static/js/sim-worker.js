@@ -1,5 +1,6 @@
 // The module Web Worker that runs the sim package in Pyodide, off the page's main thread.
-// Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}.
+// Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}
+// (for use_text, {id, type: "partial", stage} messages first, as the count goes on).
 // Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
 // total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
 // {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
@@ -239,8 +240,10 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: false, error: "the Python runtime is not ready" });
     return;
   }
+  // Counting a reader's text reports its stages (sim.counting.STAGES) while it runs.
+  const partial = command === "use_text" ? (stage) => self.postMessage({ id, type: "partial", stage }) : undefined;
   try {
-    const reply = JSON.parse(session.handle(command, JSON.stringify(args || {})));
+    const reply = JSON.parse(session.handle(command, JSON.stringify(args || {}), partial));
     self.postMessage({ id, ...reply });
   } catch (error) {
     self.postMessage({ id, ok: false, error: String(error) });

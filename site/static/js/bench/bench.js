@@ -6,6 +6,7 @@ import { motion } from "./anim.js";
 import { Announcer, summary } from "./announce.js";
 import { ControlsView } from "./controls.js";
 import { MachineView } from "./machine.js";
+import { OwnTextView } from "./owntext.js";
 import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
 import { LinkMessagesView, StatusView } from "./status.js";
@@ -24,9 +25,9 @@ function connect(config) {
   const client = simClient(config);
   return {
     client,
-    async call(command, args) {
+    async call(command, args, onPartial) {
       const t0 = performance.now();
-      const result = await client.call(command, args);
+      const result = await client.call(command, args, onPartial);
       timings.push({ command, ms: performance.now() - t0 });
       if (timings.length > 500) timings.shift();
       return result;
@@ -60,6 +61,7 @@ export function startBench(config, frame = {}) {
     tabs: new TabsView(root, store),
     strip: new StripView(document.querySelector(".b-strip")),
     messages: new LinkMessagesView(root),
+    owntext: new OwnTextView(root, spec, store, announcer),
   };
   const status = new StatusView(root, () => {
     status.update({ state: "retrying" });
@@ -141,7 +143,7 @@ export function startBench(config, frame = {}) {
         break;
       }
       case "error":
-        announcer.say(text("b_action_failed", { error: change.error.message }));
+        if (!change.error.code) announcer.say(text("b_action_failed", { error: change.error.message })); // coded: worded by its view
         break;
       default:
         break;
@@ -182,6 +184,7 @@ export function startBench(config, frame = {}) {
   views.controls.wire();
   views.parts.wire();
   views.tabs.wire();
+  views.owntext.wire();
   const query = readQuery();
   for (const action of frame.first || []) store.dispatch(action).catch(() => {});
   const load = { type: "load", query, source: "link", ...(frame.chapters ? { chapters: frame.chapters } : {}) };

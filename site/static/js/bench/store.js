@@ -7,7 +7,8 @@
 //   dispatch(action)  -> Promise of the result, once applied and drawn
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
-//   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel}}
+//   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel},
+//                         source: {source: "book"} | {source: "text", tokens, vocab, ...} (the models in use)}
 //   announce(message) -> says it in the bench's one live region (bench.js)
 // Actions (bench ones are checked in Python: sim/bench/replay.py):
 //   {type: "set", name, value}          a setting (draft, gamma, greedy, batch, seed, rule)
@@ -23,12 +24,18 @@
 //   {type: "open_panel", panel}         the panel shown beside the machine (bridge, exact, tubes,
 //                                       readouts, curve); focusing or isolating a part that has a
 //                                       panel opens it too
+//   {type: "use_text", text, onProgress?}  count the reader's text into the models the bench runs on
+//                                       (onProgress(stage) hears the worker's stages); {type: "use_book"}
+//                                       goes back to the book's; either redraws the state on them. A text
+//                                       that cannot be counted rejects with error.code (sim/owntext.py) and
+//                                       leaves the models as they were. The text is kept nowhere else.
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
 import { SimFailure } from "../sim-client.js";
 import { motion, pause } from "./anim.js";
 
 const BENCH_ACTIONS = new Set(["set", "step", "new_sentence", "round", "clear_tubes", "load", "view"]);
+const MODEL_ACTIONS = new Set(["use_text", "use_book"]); // the models change, then the state is redrawn
 const UNTIL = { rejected: (view) => view.pass && view.pass.rejected, all_kept: (view) => view.pass && !view.pass.rejected };
 const UNTIL_MAX = 50;
 
@@ -42,7 +49,7 @@ export class Store {
   constructor({ sim, state, view, panels }) {
     this.sim = sim;
     this.panels = panels;
-    this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "", panel: panels.first } };
+    this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "", panel: panels.first }, source: { source: "book" } };
     this.queue = [];
     this.running = false;
     this.live = false;
@@ -136,17 +143,24 @@ export class Store {
   // where it stopped: "act" (the state changes) then "measure" (readouts not yet measured).
   async apply(item) {
     const { action } = item;
-    if (!BENCH_ACTIONS.has(action.type)) {
+    const models = MODEL_ACTIONS.has(action.type);
+    if (!BENCH_ACTIONS.has(action.type) && !models) {
       item.reply = await this.local(action);
       return "done";
+    }
+    if (models && !item.source) {
+      item.source = await this.sim.call(action.type, action.type === "use_text" ? { text: action.text } : {}, action.onProgress);
+      this.state = { ...this.state, source: item.source };
+      await this.notify({ kind: "source", action, source: item.source });
     }
     if (item.phase === "act") {
       const before = this.state;
       // Readouts not yet measured are asked for next ("measure"), so the replay is drawn at once.
       const measure = action.measure === true;
-      const reply = await this.sim.call("act", { state: before.bench, action: forPython(action), measure });
+      const python = models ? { type: "view" } : forPython(action);
+      const reply = await this.sim.call("act", { state: before.bench, action: python, measure });
       this.state = { ...before, bench: reply.state, view: reply.view };
-      item.reply = reply;
+      item.reply = models ? { ...reply, source: item.source } : reply;
       item.passes += 1;
       item.phase = "measure";
       await this.notify({ kind: "act", action, reply, before });

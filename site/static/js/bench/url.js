@@ -6,11 +6,25 @@ export function readQuery(search = window.location.search) {
   return [...new URLSearchParams(search)];
 }
 
+// A host's frame: its URL is not ours.
+const framed = () => document.body.dataset.embed === "true" && window.parent !== window;
+
 // names: the bench's own parameters (from the spec), replaced by the link's.
 export function writeURL(link, names) {
-  if (document.body.dataset.embed === "true" && window.parent !== window) return; // a host's frame: its URL is not ours
+  if (framed()) return;
   const others = readQuery().filter(([name]) => !names.includes(name));
   const search = "?" + new URLSearchParams([...new URLSearchParams(link), ...others]).toString();
+  if (search === window.location.search) return;
+  history.replaceState(history.state, "", window.location.pathname + search + window.location.hash);
+}
+
+// One parameter of the page's own (not the sim's): set to value, or removed with null.
+export function setPageParam(name, value) {
+  if (framed()) return;
+  const params = new URLSearchParams(window.location.search);
+  if (value == null) params.delete(name);
+  else params.set(name, value);
+  const search = params.toString() ? "?" + params.toString() : "";
   if (search === window.location.search) return;
   history.replaceState(history.state, "", window.location.pathname + search + window.location.hash);
 }
