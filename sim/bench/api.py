@@ -10,8 +10,8 @@ from . import commands, hardware, layout, tubes
 from .race import RACE_PASSES
 from .readouts import DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA, READOUT_TOKENS, Readouts
 from .replay import Replays, verdicts
-from .settings import (LINK_VALUE_SHOWN, check_settings, PARAMETERS, PROGRESS, SEED_MODULUS, SETTINGS, default_state,
-                       parse_link)
+from .settings import (LINK_VALUE_SHOWN, check_settings, PARAMETERS, PROGRESS, SEED_MODULUS, SETTINGS, THEMES,
+                       default_state, parse_link)
 
 
 def spec() -> dict:
@@ -29,6 +29,8 @@ def spec() -> dict:
         "readouts": {"c": DRAFT_COST, "alpha_gamma": READOUT_GAMMA, "tokens": READOUT_TOKENS,
                      "greedy_runs": GREEDY_RUNS, "greedy_run_tokens": GREEDY_RUN_TOKENS},
         "layout": layout.spec(),
+        # The embed's view options besides chapter (whose anchors the build knows): parse_link.
+        "view_options": {"parts": list(layout.PARTS), "themes": list(THEMES)},
         "own_text": own_text_spec(),
         "hardware": hardware.rows(),
         "race_passes": RACE_PASSES,
@@ -53,7 +55,7 @@ class Bench:
         self.handlers = {
             "runtime": lambda _args: commands.runtime(),
             "spec": lambda _args: spec(),
-            "link": lambda args: parse_link(args.get("query")),
+            "link": lambda args: parse_link(args.get("query"), args.get("chapters")),
             "act": self._replays.act,
             "view": lambda args: self._replays.view(args.get("state"), args.get("measure", True) is not False),
             "readouts": self.readouts,

@@ -193,17 +193,18 @@ class Replays:
         start the sentence again from one pass, batch does not; the tubes keep their rounds, redrawn
         under the new settings); {"type": "step", "count"?}; {"type": "new_sentence"} (the next
         seed, one pass); {"type": "round", "count"?}; {"type": "clear_tubes"}; {"type": "load",
-        "query": [[name, value], ...]} (a link: see settings.parse_link); {"type": "view"} (no change).
+        "query": [[name, value], ...], "chapters"?: [anchors]} (a link: see settings.parse_link; with
+        the embed's chapters, its view options come back as "options"); {"type": "view"} (no change).
         "measure": false leaves readouts not yet measured out of the view (see view).
         """
         action = args.get("action")
         if not isinstance(action, dict) or action.get("type") not in ACTIONS:
             raise BenchError("action", f"action must be an object whose type is one of {', '.join(ACTIONS)}")
         kind = action["type"]
-        messages, capped = [], False
+        messages, capped, options = [], False, None
         if kind == "load":
-            parsed = parse_link(action.get("query"))
-            state, messages = parsed["state"], parsed["messages"]
+            parsed = parse_link(action.get("query"), action.get("chapters"))
+            state, messages, options = parsed["state"], parsed["messages"], parsed.get("options")
         else:
             state = check_state(args.get("state"))
             settings = dict(state["settings"])
@@ -233,7 +234,8 @@ class Replays:
         measure = args.get("measure", True)
         if not isinstance(measure, bool):
             raise BenchError("measure", f"measure must be true or false; got {measure!r}")
-        return {"state": state, "view": self.view(state, measure), "messages": messages, "capped": capped}
+        reply = {"state": state, "view": self.view(state, measure), "messages": messages, "capped": capped}
+        return reply if options is None else {**reply, "options": options}
 
 
 def verdicts() -> list:

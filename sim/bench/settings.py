@@ -14,6 +14,11 @@ Two ways in:
   back to the default (a counter past its cap is cut to the cap) and is reported as a message:
   a code, the parameter, the value as typed (cut to LINK_VALUE_SHOWN characters) and the code's
   arguments, which the page turns into words in its own language.
+
+The embed's address carries three more options, which choose what the frame shows rather than
+what the sim computes (VIEW_OPTIONS: chapter, part, theme). They are read by the same code, with
+the same messages, when the page passes the chapters it has (the build knows them; the sim does
+not): `parse_link(query, chapters=[...])`.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class Parameter:
     of sim.roofline, shown beside the race with each row's figures and sources).
     restarts: changing it starts the sentence again (a new text from one pass).
     over_cap: a link value past `high` is cut to `high` rather than replaced by the default.
+    role: "view" for the embed's view options (not part of a bench state).
     """
 
     name: str
@@ -98,6 +104,24 @@ SETTINGS = tuple(p.name for p in PARAMETERS if p.role == "setting")
 PROGRESS = tuple(p.name for p in PARAMETERS if p.role == "progress")
 
 DEFAULTS = {name: BY_NAME[name].default for name in SETTINGS}
+
+# The embed's view options. Their default, None, means "not asked for": the bench alone, no part
+# lifted out, the reader's own light or dark setting. The chapters' anchors come from the caller.
+THEMES = ("light", "dark")
+VIEW_OPTIONS = ("chapter", "part", "theme")
+
+
+def view_parameters(chapters) -> dict:
+    """The view options as parameters, given the site's chapter anchors (BenchError if malformed)."""
+    from .layout import PARTS  # layout imports this module
+
+    if not isinstance(chapters, list) or not all(isinstance(c, str) and c for c in chapters):
+        raise BenchError("chapters", "chapters must be a list of the site's chapter anchors")
+    return {p.name: p for p in (
+        Parameter("chapter", "choice", None, "none", values=tuple(chapters), role="view"),
+        Parameter("part", "choice", None, "none", values=PARTS, role="view"),
+        Parameter("theme", "choice", None, "none", values=THEMES, role="view"),
+    )}
 MAX_GAMMA = BY_NAME["gamma"].high
 MAX_BATCH = BY_NAME["batch"].high
 MAX_SEED = BY_NAME["seed"].high
@@ -194,22 +218,28 @@ def _read(p: Parameter, raw: str):
     return p.default, ("out_of_range", {"min": p.low, "max": p.high})
 
 
-def parse_link(query) -> dict:
+def parse_link(query, chapters=None) -> dict:
     """A link's query (ordered [name, value] pairs) to a bench state, with messages.
 
     Accepted spellings: whole numbers as decimal digits; greedy as 1/0, true/false, yes/no,
-    on/off (any case) or a bare "?greedy"; draft and rule by name (any case). A parameter given
-    twice is read from its first occurrence, and the message says so. Names the bench does not
-    use are listed under "ignored" (the page may carry other options).
+    on/off (any case) or a bare "?greedy"; draft, rule and the view options by name (any case).
+    A parameter given twice is read from its first occurrence, and the message says so. Names
+    the bench does not use are listed under "ignored" (the page may carry other options).
+
+    With `chapters` (the embed's chapter anchors), the view options are read too and returned
+    under "options" ({"chapter", "part", "theme"}, None when not given or not understood: a bad
+    view option is left out, so its message's "used" is None).
     """
     if not isinstance(query, list) or not all(
             isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
             for pair in query):
         raise BenchError("query", "query must be a list of [name, value] string pairs")
+    view = {} if chapters is None else view_parameters(chapters)
     state = default_state()
+    options = {name: None for name in view}
     messages, ignored, seen = [], [], {}
     for name, raw in query:
-        p = BY_NAME.get(name)
+        p = BY_NAME.get(name) or view.get(name)
         if p is None:
             if name not in ignored:
                 ignored.append(name)
@@ -220,6 +250,8 @@ def parse_link(query) -> dict:
         value, problem = _read(p, raw)
         if p.role == "setting":
             state["settings"][name] = value
+        elif p.role == "view":
+            options[name] = value
         else:
             state[name] = value
         if problem:
@@ -227,9 +259,11 @@ def parse_link(query) -> dict:
             messages.append({"code": code, "param": name, "value": shown(raw), "used": value, "args": args})
     for name, count in seen.items():
         if count > 1:
-            messages.append({"code": "given_twice", "param": name, "value": None,
-                             "used": _value_of(state, name), "args": {"count": count}})
-    return {"state": state, "messages": messages, "ignored": ignored}
+            used = options[name] if name in options else _value_of(state, name)
+            messages.append({"code": "given_twice", "param": name, "value": None, "used": used,
+                             "args": {"count": count}})
+    out = {"state": state, "messages": messages, "ignored": ignored}
+    return {**out, "options": options} if view else out
 
 
 def _value_of(state: dict, name: str):

@@ -25,6 +25,7 @@ REFUSED = {
     "pause": "a Try-it never plays, so it has nothing to pause",
     "speed": "the speed is the reader's choice",
     "focus": "the chapter's own part is brought into view when the actions are done",
+    "open_panel": "the chapter's own part opens its panel when the actions are done",
 }
 
 

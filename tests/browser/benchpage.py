@@ -14,7 +14,8 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 
 def open_bench(page, url: str):
     page.goto(url)
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    # attached: on a phone the bench is a closed sheet until the reader opens it
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
     settle(page)
 
 
@@ -40,7 +41,8 @@ def reset(page, query: str = ""):
         history.replaceState(history.state, "", location.pathname + query);
         const pairs = [...new URLSearchParams(query)];
         const api = window.specdecBench;
-        await api.run([{ type: "pause" }, { type: "isolate", part: "" }, { type: "load", query: pairs }]);
+        await api.run([{ type: "pause" }, { type: "isolate", part: "" }, { type: "focus", part: "" },
+                       { type: "open_panel", panel: "readouts" }, { type: "load", query: pairs }]);
     }""", query)
     settle(page)
 

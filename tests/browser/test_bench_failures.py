@@ -14,8 +14,12 @@ from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, settle
 pytestmark = pytest.mark.browser
 
 
+# The bench beside the text (a window 1280 x 900): its status line and Retry button in view.
+VIEWPORT = {"width": 1280, "height": 900}
+
+
 def test_a_blocked_wasm_is_reported_within_seconds_and_retry_recovers(browser, site_url):
-    context = browser.new_context(reduced_motion="reduce")
+    context = browser.new_context(reduced_motion="reduce", viewport=VIEWPORT)
     page = context.new_page()
     blocked = lambda route: route.abort("blockedbyclient")  # noqa: E731
     context.route("**/pyodide.asm.wasm*", blocked)
@@ -41,7 +45,7 @@ def test_a_blocked_wasm_is_reported_within_seconds_and_retry_recovers(browser, s
 
 
 def test_a_worker_that_dies_rejects_its_calls_and_retry_recovers(browser, site_url):
-    context = browser.new_context(reduced_motion="reduce")
+    context = browser.new_context(reduced_motion="reduce", viewport=VIEWPORT)
     page = context.new_page()
     try:
         page.goto(f"{site_url}en/specdec/")

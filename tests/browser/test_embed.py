@@ -1,34 +1,262 @@
-"""The embed route inside an iframe, as a course platform would show it."""
+"""The embed as a course author uses it: the "Embed this" dialog's code, pasted into a course page
+on another origin (the site at 127.0.0.1, the course at localhost), in both languages.
+
+- A page that runs the dialog's host script (as a plain HTML course page would): each frame
+  settles at the height the embed reports, at most 1,000 px at 700 px wide, with the live bench
+  whole and no scrollbar inside, and posts again only when its height changes (no resize loop,
+  even after the reader opens a taller panel). The embed posts Canvas's lti.frameResize with every
+  height. With chapter=exact (in a wider column), that chapter's text and the bench show together,
+  and the bench stays in view while the chapter scrolls inside the frame.
+- A page that ignores the messages (Moodle's editor may strip the script): the snippet's fixed
+  height shows the bench whole.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from benchpage import PYODIDE_TIMEOUT_MS, open_bench, settle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
+FRAME_WIDTH = 700  # a course page's content column (the dialog's height is for this width and wider)
+LIVE_IN_FRAME = "#b[data-mode=live][data-busy=false]"
 
-def test_embed_reports_its_height_to_the_parent(page, site_url):
-    page.goto(site_url)  # a same-origin parent page to hold the frame
-    page.evaluate(
-        """(src) => {
-            window.heights = [];
-            window.addEventListener('message', (e) => {
-              if (e.data && e.data.subject === 'lti.frameResize') window.heights.push(e.data.height);
-            });
-            const frame = document.createElement('iframe');
-            frame.src = src;
-            frame.width = 400;
-            frame.height = 300;
-            document.body.append(frame);
-        }""",
-        f"{site_url}embed/zh/specdec/",
-    )
-    frame = page.frame_locator("iframe")
-    expect(frame.locator("h1")).to_be_visible()
-    expect(frame.locator(".site-header")).to_have_count(0)
-    # Wait for the report (not a fixed time); it fails here if no height above 1000 px comes.
-    page.wait_for_function("() => window.heights.some((h) => h > 1000)")
-    heights = page.evaluate("() => window.heights")
-    assert heights and max(heights) > 1000
+
+class CoursePages(ThreadingHTTPServer):
+    """A course site on another origin: serves the pages a test puts in `pages` (path -> HTML)."""
+
+    daemon_threads = True
+
+    def __init__(self):
+        self.pages: dict[str, str] = {}
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(handler):  # noqa: N805
+                body = self.pages.get(handler.path.split("?")[0])
+                handler.send_response(200 if body else 404)
+                handler.send_header("Content-Type", "text/html; charset=utf-8")
+                handler.end_headers()
+                handler.wfile.write((body or "not found").encode())
+
+            def log_message(handler, *args):  # noqa: N805
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
+@pytest.fixture(scope="module")
+def course():
+    server = CoursePages()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server.url = f"http://localhost:{server.server_address[1]}"  # not 127.0.0.1: another origin
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def dialog_page(browser, site_url):
+    """The full English page with the bench live, where the author opens "Embed this"."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    open_bench(page, f"{site_url}en/specdec/")
+    yield page
+    context.close()
+
+
+def snippet(page, chapter: str = "", theme: str = "") -> str:
+    """The dialog's <iframe> code for the page's bench, with a chapter and colours chosen."""
+    page.locator("#b .b-embed-open").click()
+    dialog = page.locator("#embed-dialog")
+    expect(dialog).to_be_visible()
+    page.select_option("#embed-chapter", chapter)
+    page.select_option("#embed-theme", theme)
+    code = page.locator("#embed-code").input_value()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    return code
+
+
+def host_script(page) -> str:
+    return page.locator("#embed-script").input_value()
+
+
+def course_page(frames: list[str], script: str = "", width: int = FRAME_WIDTH) -> str:
+    """A plain course page: a heading, the frames in a column `width` px wide, maybe the script,
+    and a recorder of every message the frames post (to count them)."""
+    recorder = """<script>
+      window.posted = [];
+      addEventListener("message", function (e) {
+        var frames = [].slice.call(document.getElementsByTagName("iframe"));
+        window.posted.push({frame: frames.findIndex(function (f) { return f.contentWindow === e.source; }), data: e.data});
+      });
+    </script>"""
+    body = "\n".join(f"<p>Frame {i}</p>\n{code}" for i, code in enumerate(frames))
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>{recorder}</head>'
+            f'<body style="margin:0"><main style="width:{width}px;margin:0 16px"><h1>Week 3: speculative decoding</h1>'
+            f"{body}</main>{script}</body></html>")
+
+
+def lang_of(code: str, lang: str) -> str:
+    return code.replace("/embed/en/specdec/", f"/embed/{lang}/specdec/")
+
+
+def wait_live(page, count: int):
+    for i in range(count):
+        page.frame_locator("iframe").nth(i).locator(LIVE_IN_FRAME).wait_for(state="attached", timeout=PYODIDE_TIMEOUT_MS)
+
+
+def settled(page) -> list[dict]:
+    """Once every frame's height is the last one it reported: each frame's size and what it posted."""
+    page.wait_for_function("""() => [...document.getElementsByTagName('iframe')].every((f, i) => {
+        const mine = window.posted.filter((p) => p.frame === i && p.data.type === 'specdec:height');
+        return mine.length && Math.round(f.getBoundingClientRect().height) === mine[mine.length - 1].data.height;
+    })""")
+    # A resize loop would keep posting: let every frame draw twenty more times, then count.
+    for frame in page.frames[1:]:
+        frame.evaluate("() => new Promise((r) => { let n = 20; const f = () => (--n ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); })")
+    return page.evaluate("""() => [...document.getElementsByTagName('iframe')].map((f, i) => ({
+        height: f.getBoundingClientRect().height,
+        posted: window.posted.filter((p) => p.frame === i).map((p) => p.data) }))""")
+
+
+def inside(page, i: int) -> dict:
+    """What the reader of frame i sees: its viewport, its document, the bench's parts."""
+    return page.frame_locator("iframe").nth(i).locator("body").evaluate("""() => {
+        const box = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+        return { viewport: innerHeight, document: document.documentElement.scrollHeight,
+                 bench: box('#b'), machine: box('svg.b-machine'), deck: box('.b-deck'), controls: box('form.b-controls'),
+                 chapter: document.querySelector('.embed__text section.b-shown h2')?.getBoundingClientRect().top ?? null };
+    }""")
+
+
+def test_the_dialog_gives_copy_ready_code_from_the_keyboard(dialog_page):
+    page = dialog_page
+    page.evaluate("() => window.specdecBench.run([{type: 'set', name: 'gamma', value: 6}, {type: 'step'}])")
+    settle(page)
+    button = page.locator("#b .b-embed-open")
+    button.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator("#embed-dialog")
+    expect(dialog).to_be_visible()
+    assert page.evaluate("() => document.getElementById('embed-dialog').contains(document.activeElement)")
+    code = page.locator("#embed-code").input_value()
+    src = html.unescape(re.search(r'src="([^"]+)"', code).group(1))
+    assert src.startswith(page.url.split("/en/specdec/")[0] + "/embed/en/specdec/?")
+    state = page.evaluate("() => window.specdecBench.getState().view.link")
+    assert src.endswith(state) and "gamma=6" in src and "steps=2" in src
+    for part in ('title="The speculative-decoding bench (specdec)"', 'loading="lazy"', 'height="1000"', "height: 1000px"):
+        assert part in code, part
+    page.select_option("#embed-theme", "dark")
+    page.select_option("#embed-chapter", "exact")
+    code = page.locator("#embed-code").input_value()
+    assert "&amp;chapter=exact&amp;theme=dark" in code
+    assert page.locator(".embed-dialog__preview").get_attribute("href").endswith("&chapter=exact&theme=dark")
+    assert "specdec:height" in host_script(page)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert page.evaluate("() => document.activeElement.classList.contains('b-embed-open')")  # focus came back
+    page.evaluate("() => window.specdecBench.run([{type: 'load', query: []}])")
+
+
+def test_a_course_page_that_follows_the_height_message(dialog_page, browser, course):
+    en, chapter = snippet(dialog_page), snippet(dialog_page, chapter="exact")
+    course.pages["/follows.html"] = course_page([en, lang_of(en, "zh")], host_script(dialog_page))
+    course.pages["/chapter.html"] = course_page([chapter], host_script(dialog_page), width=1000)
+    context = browser.new_context(viewport={"width": 1280, "height": 1100}, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(course.url + "/follows.html")
+        wait_live(page, 2)
+        frames = settled(page)
+        for i, frame in enumerate(frames):
+            seen = inside(page, i)
+            assert 600 < frame["height"] <= 1000, frame["height"]
+            assert seen["document"] <= seen["viewport"]  # no scrollbar inside the frame
+            assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]  # the bench whole
+            heights = [p["height"] for p in frame["posted"] if p.get("type") == "specdec:height"]
+            canvas = [p["height"] for p in frame["posted"] if p.get("subject") == "lti.frameResize"]
+            assert canvas == heights  # Canvas's message with every height
+            assert all(a != b for a, b in zip(heights, heights[1:]))  # posted only when it changed
+            assert len(heights) < 8, heights  # and it settled: no loop with a host that sets the height
+        # The reader opens a taller panel: the frame follows once, and settles again.
+        zh = page.frame_locator("iframe").nth(1)
+        zh.locator(".b-tab[data-panel=tubes]").click()
+        before = len(frames[1]["posted"])
+        frames = settled(page)
+        assert 0 < len(frames[1]["posted"]) - before <= 4
+        assert inside(page, 1)["document"] <= inside(page, 1)["viewport"]
+
+        # A lesson on one idea: chapter 06's text beside the bench, both in view at once. The frame
+        # is as tall as the bench (at least the snippet's 1,000 px), and the chapter scrolls inside
+        # it past the bench, which stays whole in view.
+        page.goto(course.url + "/chapter.html")
+        wait_live(page, 1)
+        [frame] = settled(page)
+        seen = inside(page, 0)
+        assert 1000 <= frame["height"] <= max(1000, seen["bench"]["bottom"] + 20), (frame["height"], seen)
+        assert seen["document"] > seen["viewport"]  # the chapter is longer than the frame
+        assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]
+        shown = page.frame_locator("iframe").first
+        expect(shown.locator(".embed__text section#exact h2")).to_be_visible()
+        expect(shown.locator(".embed__text section.chapter:not(#exact)").first).to_be_hidden()
+        top = page.locator("iframe").bounding_box()["y"]
+        for name in ("chapter", "machine"):  # both inside the course page's window
+            y = top + (seen[name] if name == "chapter" else seen[name]["bottom"])
+            assert 0 <= y <= page.viewport_size["height"], (name, y)
+        assert shown.locator("#b").get_attribute("data-panel") == "tubes"  # the chapter's part picks the panel
+        # Read to the chapter's end: the bench stays in view, and the frame asks for nothing new.
+        page.frames[1].evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        after = inside(page, 0)
+        assert after["chapter"] < 0 and after["bench"]["top"] >= 0 and after["bench"]["bottom"] <= after["viewport"], after
+        assert len(settled(page)[0]["posted"]) == len(frame["posted"])
+    finally:
+        context.close()
+
+
+def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_page, browser, course):
+    en = snippet(dialog_page)
+    course.pages["/ignores.html"] = course_page([en, lang_of(en, "zh")])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(course.url + "/ignores.html")
+        wait_live(page, 2)
+        for i in range(2):
+            assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
+            seen = inside(page, i)
+            assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
+    finally:
+        context.close()
+
+
+def test_the_embed_links_the_full_page_with_its_state(page, site_url):
+    page.goto(f"{site_url}embed/zh/specdec/?gamma=7&chapter=exact")
+    page.wait_for_selector(LIVE_IN_FRAME, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    link = page.locator(".embed__full")
+    expect(link).to_have_attribute("target", "_blank")
+    href = link.get_attribute("href")
+    assert href.startswith("../../../zh/specdec/?") and "gamma=7" in href and href.endswith("#exact")
+    assert page.locator("html").get_attribute("lang") == "zh-Hans"
+
+
+def test_bad_embed_options_are_named_in_the_pages_language(page, site_url):
+    page.goto(f"{site_url}embed/zh/specdec/?chapter=nope&theme=purple&part=tubes")
+    page.wait_for_selector(LIVE_IN_FRAME, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    box = page.locator("#b .b-urlerr")
+    expect(box).to_be_visible()
+    text = box.inner_text()
+    assert "chapter = “nope”" in text and "theme = “purple”" in text and "已忽略" in text
+    assert page.locator(".embed__text").is_hidden()  # no chapter, and no stray one
+    assert page.locator("html").get_attribute("data-theme") is None  # the reader's own colours
+    assert page.locator("#b").get_attribute("data-isolate") == "tubes"  # the good option still applies
+    assert page.locator("#b").get_attribute("data-panel") == "tubes"
 
 
 def test_full_page_refuses_foreign_framing_but_embed_allows_it(page, site_url):

@@ -36,7 +36,9 @@ def worded_by(message: str, template: str) -> bool:
 
 
 def paste(page, text: str):
-    """The text into the box as a paste puts it there (Playwright's fill is slow on 200,000 characters)."""
+    """The text into the box as a paste puts it there (Playwright's fill is slow on 200,000 characters),
+    with its tab open beside the machine."""
+    run(page, [{"type": "open_panel", "panel": "own"}])
     page.evaluate("""(text) => {
         const box = document.getElementById('b-own-text');
         box.value = text;
@@ -229,7 +231,7 @@ def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, brow
 
 def test_a_worker_started_again_runs_on_the_book_and_says_so(browser, site_url):
     """Retry after the worker died starts Python on the book's models: the panel says so."""
-    context = browser.new_context(reduced_motion="reduce")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")  # beside the text
     page = context.new_page()
     try:
         open_bench(page, f"{site_url}en/specdec/")

@@ -153,7 +153,7 @@ def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(brow
     context.add_init_script(f"({RECORD_STATUS})()")
     page = context.new_page()
     page.goto(f"{site_url}{lang}/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS, state="attached")  # 720 px tall: the bench is a sheet
     log = page.evaluate("window.statusLog")
     sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
     context.close()

@@ -150,7 +150,7 @@ def test_a_bench_that_cannot_start_says_so_beside_each_button(browser, site_url)
     context.route("**/pyodide.asm.wasm*", lambda route: route.abort("blockedbyclient"))
     try:
         page.goto(f"{site_url}zh/specdec/")
-        page.wait_for_selector("#b[data-mode=failed]", timeout=30_000)
+        page.wait_for_selector("#b[data-mode=failed]", timeout=30_000, state="attached")  # 720 px tall: the bench is a sheet
         assert page.locator("#rule .try__button").is_disabled()
         assert "重试" in page.locator("#rule .try__status").inner_text()
     finally:

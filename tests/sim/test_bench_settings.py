@@ -125,3 +125,53 @@ def test_the_spec_carries_every_limit_and_value(session):
     assert spec["verdicts"] == ["kept", "rejected", "void"]
     assert spec["default_state"] == st.default_state()
     assert spec["layout"]["slots"] == bench.MAX_GAMMA + 1
+
+
+# --- the embed's view options (chapter, part, theme) ---------------------------------------------
+
+CHAPTERS = ["onebyone", "rule", "exact", "lab"]  # the page passes the site's anchors; a few do here
+
+
+def embed_link(session, *pairs):
+    return ok(session, "link", {"query": [list(p) for p in pairs], "chapters": CHAPTERS})
+
+
+def test_the_embed_reads_its_view_options_with_the_bench_state(session):
+    got = embed_link(session, ("chapter", "Exact"), ("gamma", "6"), ("part", " TUBES "), ("theme", "dark"))
+    assert got["options"] == {"chapter": "exact", "part": "tubes", "theme": "dark"}
+    assert got["state"]["settings"]["gamma"] == 6 and got["messages"] == [] and got["ignored"] == []
+    assert embed_link(session, ("utm_source", "x"))["options"] == {"chapter": None, "part": None, "theme": None}
+    # Every part the machine draws, and both themes, are accepted.
+    spec = ok(session, "spec")
+    for part in spec["layout"]["parts"]:
+        assert embed_link(session, ("part", part))["options"]["part"] == part
+    assert spec["view_options"] == {"parts": spec["layout"]["parts"], "themes": ["light", "dark"]}
+
+
+@pytest.mark.parametrize("param, value, values", [
+    ("chapter", "sources", CHAPTERS), ("chapter", "", CHAPTERS), ("part", "readouts", None),
+    ("theme", "purple", ["light", "dark"]), ("theme", "auto", ["light", "dark"]),
+])
+def test_a_bad_view_option_is_left_out_and_named(session, param, value, values):
+    got = embed_link(session, (param, value), ("batch", "3"))
+    assert got["options"][param] is None and got["state"]["settings"]["batch"] == 3
+    [message] = got["messages"]
+    assert message["code"] == "not_one_of" and message["param"] == param and message["value"] == value
+    assert message["used"] is None  # the page words it "left out"
+    assert message["args"]["values"] == (values or list(ok(session, "spec")["layout"]["parts"]))
+
+
+def test_view_options_given_twice_and_bad_chapter_lists(session):
+    got = embed_link(session, ("theme", "light"), ("theme", "dark"))
+    assert got["options"]["theme"] == "light"
+    assert got["messages"] == [{"code": "given_twice", "param": "theme", "value": None, "used": "light",
+                                "args": {"count": 2}}]
+    assert error(session, "link", {"query": [], "chapters": "exact"})["param"] == "chapters"
+    assert error(session, "link", {"query": [], "chapters": [""]})["param"] == "chapters"
+
+
+def test_a_load_action_returns_the_options_only_for_the_embed(session):
+    act = lambda **extra: ok(session, "act", {"action": {"type": "load", "query": [["chapter", "rule"]], **extra},
+                                              "measure": False})
+    assert act(chapters=CHAPTERS)["options"]["chapter"] == "rule"
+    assert "options" not in act()  # the full page passes no chapters: chapter is an unknown name there

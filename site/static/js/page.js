@@ -1,8 +1,9 @@
-// Page glue: which chapter is in view, the language switch that keeps it, and the embed's height.
+// The full page's glue: which chapter is in view (it picks the bench's part and panel), the
+// language switch that keeps it, the phone's sheet, and the "Embed this" dialog.
 import { startBench } from "./bench/bench.js";
+import { wireEmbedDialog } from "./embed-dialog.js";
+import { wireSheet } from "./sheet.js";
 import "./tryit.js"; // the chapters' Try it buttons
-
-const body = document.body;
 
 function currentChapterTracker(onChange) {
   const sections = [...document.querySelectorAll("section.chapter, section.closing")];
@@ -26,23 +27,15 @@ function keepChapterOnLanguageSwitch() {
   }
 }
 
-function reportHeightToParent() {
-  if (window.parent === window) return;
-  const send = () => {
-    const height = document.documentElement.scrollHeight;
-    // Canvas LMS listens for lti.frameResize; other hosts can read the same message.
-    window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
-  };
-  new ResizeObserver(send).observe(document.documentElement);
-  send();
-}
-
+let chapter = "";
 keepChapterOnLanguageSwitch();
 currentChapterTracker((section) => {
-  if (body.dataset.embed !== "true" && window.location.hash !== "#" + section.id) {
+  chapter = section.classList.contains("chapter") ? section.id : "";
+  if (window.location.hash !== "#" + section.id) {
     history.replaceState(history.state, "", window.location.pathname + window.location.search + "#" + section.id);
   }
   document.dispatchEvent(new CustomEvent("specdec:chapter", { detail: { id: section.id, part: section.dataset.part } }));
 });
-if (body.dataset.embed === "true") reportHeightToParent();
-startBench(body.dataset);
+const bench = startBench(document.body.dataset);
+wireSheet();
+if (bench) wireEmbedDialog(bench, () => chapter);

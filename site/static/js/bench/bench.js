@@ -12,6 +12,8 @@ import { PartsView } from "./parts.js";
 import { RaceView } from "./race.js";
 import { LinkMessagesView, StatusView } from "./status.js";
 import { Store } from "./store.js";
+import { StripView } from "./strip.js";
+import { readPanels, TabsView } from "./tabs.js";
 import { text } from "./text.js";
 import { TubesView } from "./tubes.js";
 import { readQuery, writeURL } from "./url.js";
@@ -34,7 +36,11 @@ function connect(config) {
   };
 }
 
-export function startBench(config) {
+// config: the page's data attributes (worker, runtime and model addresses). frame: what the frame
+// around the bench adds (optional): `chapters`, sent with a link so that the sim reads the embed's
+// view options too; `first`, page actions applied before the link; and `onChange(change, state)`,
+// told of every change after the views drew it.
+export function startBench(config, frame = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
   const { spec, view } = JSON.parse(document.getElementById("bench-state").textContent);
@@ -43,7 +49,7 @@ export function startBench(config) {
   let booted = false;
 
   const sim = connect(config);
-  const store = new Store({ sim, state: view.state, view });
+  const store = new Store({ sim, state: view.state, view, panels: readPanels(root) });
   const views = {
     machine: new MachineView(root, spec),
     tape: new TapeView(root),
@@ -53,6 +59,8 @@ export function startBench(config) {
     tubes: new TubesView(root),
     controls: new ControlsView(root, spec, store),
     parts: new PartsView(root, store),
+    tabs: new TabsView(root, store),
+    strip: new StripView(document.querySelector(".b-strip")),
     messages: new LinkMessagesView(root),
     owntext: new OwnTextView(root, spec, store, announcer),
     race: new RaceView(root, spec, store, announcer), // draws itself from the store (race.js)
@@ -62,13 +70,19 @@ export function startBench(config) {
     sim.client.restart();
   });
 
-  function drawAll(v, fresh = 0) {
-    views.machine.draw(v.drawing.machine);
-    views.tape.draw(v.tape, fresh);
+  // The panels beside the machine (drawn again when one opens: a hidden one cannot measure its words).
+  function drawPanels(v) {
     views.bridge.draw(v);
     views.readouts.draw(v.readouts);
     views.exactness.draw(v);
     views.tubes.draw(v.tubes);
+  }
+
+  function drawAll(v, fresh = 0) {
+    views.machine.draw(v.drawing.machine);
+    views.tape.draw(v.tape, fresh);
+    drawPanels(v);
+    views.strip.draw(v);
   }
 
   // One pass drawn as it happens; the rest of the view at once.
@@ -79,6 +93,7 @@ export function startBench(config) {
     views.tubes.draw(v.tubes);
     await views.machine.animatePass(v.drawing.machine, views.bridge);
     views.tape.draw(v.tape, v.pass.n_written);
+    views.strip.draw(v);
   }
 
   function mark(v) {
@@ -112,10 +127,13 @@ export function startBench(config) {
         break;
       case "measured":
         views.readouts.draw(v.readouts);
+        views.strip.draw(v);
         break;
       case "ui":
         views.parts.draw(state.ui, change.before.ui);
-        if (change.action.type === "focus" && change.action.reveal) views.parts.focus(state.ui.focus, true); // its own panel
+        views.tabs.draw(state.ui);
+        if (state.ui.panel !== change.before.ui.panel) drawPanels(v);
+        // (A focus with reveal, a Try-it's, needs nothing more: the store opened the part's panel.)
         views.controls.setPlaying(state.ui.playing);
         motion.speed = state.ui.speed;
         break;
@@ -132,6 +150,7 @@ export function startBench(config) {
       default:
         break;
     }
+    if (frame.onChange) frame.onChange(change, state);
   });
 
   function onStatus(s) {
@@ -168,10 +187,13 @@ export function startBench(config) {
 
   views.controls.wire();
   views.parts.wire();
+  views.tabs.wire();
   views.owntext.wire();
   views.race.wire();
   const query = readQuery();
-  if (query.length) store.dispatch({ type: "load", query, source: "link" }).catch(() => {});
+  for (const action of frame.first || []) store.dispatch(action).catch(() => {});
+  const load = { type: "load", query, source: "link", ...(frame.chapters ? { chapters: frame.chapters } : {}) };
+  if (query.length) store.dispatch(load).catch(() => {});
   sim.client.listen(onStatus); // the latest status at once, then each one
 
   const api = {

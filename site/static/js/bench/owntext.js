@@ -65,6 +65,7 @@ export class OwnTextView {
     this.bookButton.addEventListener("click", () => this.useBook());
     // A link made on a reader's text: the text is not in it, so ask for it again.
     this.linkNote.hidden = !readQuery().some(([name, value]) => name === LINK_PARAM && value === LINK_VALUE);
+    if (!this.linkNote.hidden) this.store.dispatch({ type: "open_panel", panel: "own" }).catch(() => {}); // its tab, open
     this.store.subscribe((change, state) => {
       if (change.kind !== "source") return;
       this.drawSource(state.source);

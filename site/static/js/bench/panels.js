@@ -36,6 +36,7 @@ export class TapeView {
     const cells = tape.tokens.map((t) => this.cell(t));
     cells.slice(cells.length - fresh).forEach((li) => li.classList.add("b-tok--new"));
     this.list.replaceChildren(...cells);
+    this.list.scrollTop = this.list.scrollHeight; // the newest tokens in view
     this.hidden.hidden = !tape.hidden;
     this.hidden.textContent = text("b_tape_hidden", { n: format.int(tape.hidden) });
     this.count.textContent = text("b_tape_count", { tokens: tape.written, passes: tape.passes });
@@ -116,11 +117,10 @@ export class BridgeView {
 export class ReadoutsView {
   constructor(root) {
     this.root = root;
-    this.panel = root.querySelector(".b-readouts-panel");
+    this.panels = [...root.querySelectorAll(".b-tabpanel--readouts, .b-tabpanel--curve")];
     this.measuring = root.querySelector(".b-measuring");
     this.curve = root.querySelector("svg.b-curve");
     this.greedyNote = root.querySelector(".b-greedy-note");
-    this.strip = { alpha: root.querySelector(".b-strip__alpha"), tpp: root.querySelector(".b-strip__tpp") };
   }
 
   out(selector, value) {
@@ -128,8 +128,10 @@ export class ReadoutsView {
   }
 
   busy(on) {
-    this.panel.setAttribute("aria-busy", on ? "true" : "false");
-    this.panel.classList.toggle("b-busy", on);
+    for (const panel of this.panels) {
+      panel.setAttribute("aria-busy", on ? "true" : "false");
+      panel.classList.toggle("b-busy", on);
+    }
     this.measuring.hidden = !on;
   }
 
@@ -151,8 +153,6 @@ export class ReadoutsView {
     this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
     this.out(".b-arith", f.pct(rf.arith_busy_fraction));
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
-    this.strip.alpha.textContent = f.num(ro.alpha, 3);
-    this.strip.tpp.textContent = f.num(ro.tokens_per_pass_counted, 2);
     this.drawCurve(ro.curve_drawing);
   }
 

@@ -1,7 +1,7 @@
 // The machine's parts and the chapters. Pressing a part shows it alone (and marks its panel);
-// the chapter in view highlights the parts it talks about and brings them into view, top first.
-// Keyboard focus has its own ring (CSS: .b-part-ring), distinct from a chapter's highlight.
-import { motion } from "./anim.js";
+// the chapter in view highlights the parts it talks about (the store opens the panel of a part
+// that has one). Keyboard focus has its own ring (CSS: .b-part-ring), distinct from a chapter's
+// highlight.
 import { text } from "./text.js";
 
 const PART_NAMES = {
@@ -41,9 +41,7 @@ export class PartsView {
     this.marked = [...root.querySelectorAll("[data-parts]")];
     this.panels = [...root.querySelectorAll(".b-panel[data-parts]")];
     this.info = root.querySelector(".b-part-info");
-    this.strip = root.querySelector(".b-strip");
     this.back = root.querySelector(".b-back__link");
-    this.container = root.closest(".bench");
   }
 
   wire() {
@@ -59,15 +57,9 @@ export class PartsView {
     }
     document.addEventListener("specdec:chapter", (event) => {
       const { id, part } = event.detail || {};
-      if (id) this.back.setAttribute("href", "#" + id);
+      if (id && this.back) this.back.setAttribute("href", "#" + id);
       if (part) this.store.dispatch({ type: "focus", part }).catch(() => {});
     });
-    if ("IntersectionObserver" in window) {
-      // Phones: the strip steps aside while the bench itself is on screen.
-      new IntersectionObserver((entries) => {
-        for (const e of entries) this.strip.classList.toggle("b-away", e.isIntersecting);
-      }).observe(this.root);
-    }
   }
 
   draw(ui, before) {
@@ -97,32 +89,13 @@ export class PartsView {
     return name ? `${PART_NAMES[name]()}: ${PART_TEXTS[name]()}` : text("b_live_all_parts");
   }
 
-  // own: bring the part's own panel into view (the tubes' histograms, not the machine's icon)
-  // when it has one, as a Try-it does to show its result.
-  focus(part, own = false) {
+  // The chapter in view marks what it talks about (the tabs mark their own: tabs.js).
+  focus(part) {
     this.root.dataset.focus = part;
     this.svg.classList.toggle("b-exploded", part === "parts");
-    this.strip.querySelector(".b-strip__part").textContent = PART_NAMES[part] ? PART_NAMES[part]() : "";
-    let first = null;
     for (const node of this.marked) {
-      const on = !WHOLE.has(part) && node.dataset.parts.split(" ").includes(part);
-      node.classList.toggle("b-focus", on);
-      if (on && !first && node.classList.contains("b-panel")) first = node;
+      if (node.classList.contains("b-tabpanel")) continue;
+      node.classList.toggle("b-focus", !WHOLE.has(part) && node.dataset.parts.split(" ").includes(part));
     }
-    if (part === "lab") first = this.root.querySelector(".b-controls");
-    if (own) first = this.panels.find((panel) => panel.dataset.parts.split(" ")[0] === part) || first;
-    if (first) this.reveal(first);
-  }
-
-  // Beside the text the bench scrolls on its own: bring a panel into view with its top showing.
-  reveal(node) {
-    const box = this.container;
-    if (!box || box.scrollHeight <= box.clientHeight + 4 || getComputedStyle(box).overflowY === "visible") return;
-    const outer = box.getBoundingClientRect();
-    const inner = node.getBoundingClientRect();
-    const whole = inner.top >= outer.top && inner.bottom <= outer.bottom;
-    const topShowing = inner.top >= outer.top && inner.top < outer.bottom;
-    if (whole || (topShowing && inner.height > outer.height)) return;
-    box.scrollTo({ top: Math.max(0, box.scrollTop + inner.top - outer.top - 8), behavior: motion.still ? "auto" : "smooth" });
   }
 }

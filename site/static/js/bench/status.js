@@ -32,7 +32,7 @@ const FAILURES = {
   message: () => text("b_fail_message"),
 };
 const LINK_MESSAGES = {
-  not_one_of: (m) => text("b_link_not_one_of", m),
+  not_one_of: (m) => (m.dropped ? text("b_link_option_dropped", m) : text("b_link_not_one_of", m)),
   not_yes_no: (m) => text("b_link_not_yes_no", m),
   not_whole_number: (m) => text("b_link_not_whole_number", m),
   out_of_range: (m) => text("b_link_out_of_range", m),
@@ -96,10 +96,11 @@ export class LinkMessagesView {
     this.list = root.querySelector(".b-urlerr__list");
   }
 
-  // messages: the sim's [{code, param, value, used, args}] for a link (empty hides the box).
+  // messages: the sim's [{code, param, value, used, args}] for a link (empty hides the box). An
+  // embed's view option that was not understood is left out: its `used` is null.
   draw(messages) {
     const lines = messages.map((m) => {
-      const vars = { param: m.param, value: m.value, used: shown(m.used), ...m.args };
+      const vars = { param: m.param, value: m.value, used: m.used === null ? "" : shown(m.used), dropped: m.used === null, ...m.args };
       if (m.args.values) vars.values = m.args.values.join(", ");
       for (const name of ["min", "max"]) if (name in m.args) vars[name] = format.int(m.args[name]);
       return LINK_MESSAGES[m.code](vars);

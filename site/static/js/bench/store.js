@@ -7,7 +7,7 @@
 //   dispatch(action)  -> Promise of the result, once applied and drawn
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
-//   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus},
+//   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel},
 //                         source: {source: "book"} | {source: "text", tokens, vocab, ...} (the models in use)}
 //   announce(message) -> says it in the bench's one live region (bench.js)
 // Actions (bench ones are checked in Python: sim/bench/replay.py):
@@ -16,14 +16,19 @@
 //                                       steps one pass at a time until the last pass had a
 //                                       rejected guess (or had none), at most max (default 50) passes
 //   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
-//   {type: "load", query: [[name, value], ...]}   a link's parameters; {type: "view", measure?} redraws
+//   {type: "load", query: [[name, value], ...], chapters?}   a link's parameters (with the embed's
+//                                       chapters, its view options too); {type: "view", measure?} redraws
+//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part},
+//   {type: "focus", part, reveal?}      the chapter in view (reveal: a Try-it's, the part's own panel
+//                                       shown even if the part is already in focus)
+//   {type: "open_panel", panel}         the panel shown beside the machine (bridge, exact, tubes,
+//                                       readouts, curve); focusing or isolating a part that has a
+//                                       panel opens it too
 //   {type: "use_text", text, onProgress?}  count the reader's text into the models the bench runs on
 //                                       (onProgress(stage) hears the worker's stages); {type: "use_book"}
 //                                       goes back to the book's; either redraws the state on them. A text
 //                                       that cannot be counted rejects with error.code (sim/owntext.py) and
 //                                       leaves the models as they were. The text is kept nowhere else.
-//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part}, {type: "focus", part, reveal?}
-//   (reveal: bring the part's own panel into view, even if the part is already in focus)
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
 import { SimFailure } from "../sim-client.js";
@@ -35,14 +40,16 @@ const UNTIL = { rejected: (view) => view.pass && view.pass.rejected, all_kept: (
 const UNTIL_MAX = 50;
 
 // The part of an action Python reads (the rest steers the queue).
-function forPython({ type, name, value, count, query }) {
-  return { type, name, value, count, query };
+function forPython({ type, name, value, count, query, chapters }) {
+  return { type, name, value, count, query, chapters };
 }
 
 export class Store {
-  constructor({ sim, state, view }) {
+  // panels: {names: [...], first, forPart: {part: panel}} (the page's tabs, read by bench.js).
+  constructor({ sim, state, view, panels }) {
     this.sim = sim;
-    this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "" }, source: { source: "book" } };
+    this.panels = panels;
+    this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "", panel: panels.first }, source: { source: "book" } };
     this.queue = [];
     this.running = false;
     this.live = false;
@@ -100,11 +107,17 @@ export class Store {
     if (live) this.pump();
   }
 
+  // The head of the queue can be applied: the page's own actions (tabs, parts, play) need no
+  // Python, so they apply before it is ready, as long as no bench action waits ahead of them.
+  ready() {
+    return this.queue.length > 0 && (this.live || !BENCH_ACTIONS.has(this.queue[0].action.type));
+  }
+
   async pump() {
-    if (this.running || !this.live) return;
+    if (this.running || !this.ready()) return;
     this.running = true;
     this.notify({ kind: "busy", busy: true });
-    while (this.queue.length && this.live) {
+    while (this.ready()) {
       const item = this.queue[0];
       let outcome;
       try {
@@ -174,7 +187,13 @@ export class Store {
     else if (action.type === "speed") ui.speed = action.value;
     else if (action.type === "isolate") ui.isolate = action.part && action.part !== ui.isolate ? action.part : "";
     else if (action.type === "focus") ui.focus = action.part || "";
-    else throw new Error(`unknown action type "${action.type}"`);
+    else if (action.type === "open_panel") {
+      if (!this.panels.names.includes(action.panel)) throw new Error(`unknown panel "${action.panel}"`);
+      ui.panel = action.panel;
+    } else throw new Error(`unknown action type "${action.type}"`);
+    // A part with a panel of its own brings it up, when a chapter or the reader picks the part.
+    const picked = action.type === "focus" ? ui.focus : action.type === "isolate" ? ui.isolate : "";
+    if (this.panels.forPart[picked]) ui.panel = this.panels.forPart[picked];
     const before = this.state;
     this.state = { ...before, ui };
     await this.notify({ kind: "ui", action, before });

@@ -1,0 +1,22 @@
+// The phone's strip (templates/_strip.html): this pass of the machine's tape, as chips marked
+// like its slots, and one readout, tokens per pass. It lives outside the bench (the bench is a
+// closed sheet on phones while the strip shows), so it is handed in; pages without it pass null.
+import { el } from "./dom.js";
+import { format, text } from "./text.js";
+
+export class StripView {
+  constructor(strip) {
+    this.tape = strip && strip.querySelector(".b-strip__tape");
+    this.readout = strip && strip.querySelector(".b-strip__readout");
+  }
+
+  draw(view) {
+    if (!this.tape) return;
+    this.tape.replaceChildren(...view.drawing.machine.slots.filter((s) => s.kind !== "empty").map((s) => {
+      const chip = el("li", `b-chip b-chip--${s.kind}`);
+      chip.append(el("span", "b-chip__text", s.short), el("span", "b-chip__mark", s.mark));
+      return chip;
+    }));
+    if (view.readouts) this.readout.textContent = text("b_strip_readout", { tpp: format.num(view.readouts.tokens_per_pass_counted, 2) });
+  }
+}

@@ -1,0 +1,111 @@
+// The embed's glue (templates/embed.html): the bench first; the options in its address; a link
+// to the full page with the same state; and the frame's height, told to the host page.
+//
+// Options (besides every bench parameter), read by the sim with the bench's link so that a bad
+// one gets the same kind of message in the page's language: chapter=<anchor> shows that chapter's
+// text with the bench, part=<name> lifts a part out, theme=light|dark sets the colours
+// (theme.js applies it before the first paint). Until Python has read them, a chapter the
+// address names exactly is shown already; the sim's answer then decides.
+//
+// Height: whenever the document's height changes, the embed posts to its parent
+//   {subject: "lti.frameResize", height}   (Canvas resizes the frame itself)
+//   {type: "specdec:height", height}       (the documented message; the host script in the
+//                                           "Embed this" dialog and README follows it)
+// The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
+// the window's, so a host that sets the frame to it settles.
+import { startBench } from "./bench/bench.js";
+import "./tryit.js"; // the Try it of a chapter shown with chapter=
+
+const body = document.body;
+const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
+const fullLink = document.querySelector(".embed__full");
+let shown = "";
+
+function showChapter(anchor) {
+  const text = document.querySelector(".embed__text");
+  shown = anchor || "";
+  text.hidden = !shown;
+  for (const section of text.querySelectorAll("section")) section.classList.toggle("b-shown", section.id === shown);
+  if (shown) body.dataset.chapter = shown;
+  else delete body.dataset.chapter;
+  if (!shown) return;
+  // Links to other chapters and to the sources open the full page, which has them.
+  for (const link of document.getElementById(shown).querySelectorAll('a[href^="#"]')) {
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    if (target && target.closest("section") === link.closest("section")) continue;
+    link.href = fullLink.dataset.page + link.getAttribute("href");
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+}
+
+function setTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
+function linkFullPage(view) {
+  fullLink.href = fullLink.dataset.page + view.link + (shown ? "#" + shown : "");
+}
+
+// The height to ask for. A chapter beside the bench (frames 62rem wide or more): as tall as the
+// bench, and at least the snippet's height; the chapter then scrolls inside the frame past the
+// sticky bench, which stays in view while the reader reads. Otherwise the whole document. Either
+// way it follows the content, never the window, so a host that sets the frame to it settles.
+const BESIDE = window.matchMedia("(min-width: 62rem)");
+const { spec } = JSON.parse(document.getElementById("bench-state").textContent);
+const SNIPPET_HEIGHT = spec.layout.embed.frame_height;
+
+function wantedHeight() {
+  const whole = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (!shown || !BESIDE.matches) return whole;
+  const layout = document.querySelector(".embed__layout");
+  const main = document.querySelector(".embed__main");
+  const benchBottom = layout.getBoundingClientRect().top + window.scrollY + document.getElementById("bench").offsetHeight
+    + parseFloat(getComputedStyle(main).paddingBottom);
+  return Math.min(whole, Math.max(Math.ceil(benchBottom), SNIPPET_HEIGHT));
+}
+
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = 0;
+  const send = () => {
+    const height = wantedHeight();
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
+    window.parent.postMessage({ type: "specdec:height", height }, "*");
+  };
+  const observer = new ResizeObserver(send);
+  observer.observe(document.documentElement);
+  observer.observe(document.getElementById("bench"));
+  BESIDE.addEventListener("change", send);
+  send();
+}
+
+// The part a chapter talks about (its panel opens with it).
+const focusOn = (anchor) => {
+  const section = anchor && document.getElementById(anchor);
+  return section && section.dataset.part ? [{ type: "focus", part: section.dataset.part }] : [];
+};
+
+const asked = new URLSearchParams(window.location.search).get("chapter");
+if (chapters.includes(asked)) showChapter(asked);
+reportHeight();
+
+const bench = startBench(body.dataset, {
+  chapters,
+  first: focusOn(shown),
+  onChange(change, state) {
+    if (change.kind !== "act") return;
+    const options = change.action.type === "load" && change.reply.options;
+    if (options) {
+      setTheme(options.theme);
+      showChapter(options.chapter);
+      const actions = focusOn(shown);
+      if (options.part) actions.push({ type: "isolate", part: options.part });
+      if (actions.length) bench.run(actions).catch(() => {});
+    }
+    linkFullPage(state.view);
+  },
+});

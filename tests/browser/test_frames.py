@@ -1,0 +1,190 @@
+"""One bench, three frames (issue 8): beside the text it fits the window with nothing scrolling
+inside; on a phone a strip shows part of the machine from chapter 01 on and opens the whole bench
+in one tap, with no word under 12 px and nothing cut off. (The embed: test_embed.py.)"""
+
+from __future__ import annotations
+
+import pytest
+from benchpage import open_bench, run, settle
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+MIN_PX = 12
+
+# Every visible word of the bench (and of the strip), with the size it renders at: SVG lettering
+# scaled by its drawing, HTML text at its computed size.
+RENDERED_SIZES = """(selector) => {
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+    const out = [];
+    for (const root of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const el = node.parentElement;
+            if (!node.textContent.trim() || !shown(el) || el.closest('.visually-hidden, title, desc, option')) continue;
+            let px = parseFloat(getComputedStyle(el).fontSize);
+            const svg = el.closest('svg');
+            if (svg) px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            out.push({ text: node.textContent.trim().slice(0, 30), px: Math.round(px * 10) / 10 });
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(browser, site_url):
+    """A phone per language (360 x 740, touch), the bench live."""
+    contexts, pages = [], {}
+
+    def get(lang):
+        if lang not in pages:
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
+            contexts.append(context)
+            pages[lang] = context.new_page()
+            open_bench(pages[lang], f"{site_url}{lang}/specdec/")
+        return pages[lang]
+
+    yield get
+    for context in contexts:
+        context.close()
+
+
+def panels(page) -> list[str]:
+    """The bench's panels, as its tabs list them (a new panel is checked with the others)."""
+    names = page.eval_on_selector_all("#b .b-tab", "(tabs) => tabs.map((t) => t.dataset.panel)")
+    assert {"bridge", "exact", "tubes", "readouts", "curve"} <= set(names), names
+    return names
+
+
+def to_chapter(page, anchor: str):
+    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
+    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_chapter_01_has_part_of_the_machine_on_screen(phone, lang):
+    page = phone(lang)
+    to_chapter(page, "onebyone")
+    heading = page.locator("#onebyone h2").bounding_box()
+    assert 0 <= heading["y"] <= 60  # chapter 01's heading at the top
+    strip = page.locator(".b-strip")
+    tape = strip.locator(".b-strip__tape").bounding_box()
+    assert tape["y"] >= 0 and tape["y"] + tape["height"] <= PHONE["height"]  # on screen, below the text
+    # The strip's tape is the machine's: this pass's slots, marked the same way.
+    machine = page.evaluate("""() => [...document.querySelectorAll('#b .b-slot:not(.b-slot--empty)')]
+        .map((g) => g.querySelector('.b-slot-mark').textContent)""")
+    chips = page.evaluate("() => [...document.querySelectorAll('.b-strip .b-chip__mark')].map((m) => m.textContent)")
+    assert chips == machine and len(chips) == 5
+    assert page.locator(".b-strip__readout").inner_text()[0].isdigit() or lang == "zh"
+    # Nothing in the strip is cut off, and no word in it is under 12 px.
+    cut = page.evaluate("""() => [...document.querySelectorAll('.b-strip, .b-strip *')]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || getComputedStyle(e).textOverflow === 'ellipsis')
+        .map((e) => e.className)""")
+    assert not cut, cut
+    small = [t for t in page.evaluate(RENDERED_SIZES, ".b-strip") if t["px"] < MIN_PX]
+    assert not small, small
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_one_tap_from_chapter_09_shows_the_whole_machine(phone, lang):
+    page = phone(lang)
+    to_chapter(page, "idle")
+    page.wait_for_function("() => document.getElementById('b').dataset.focus === 'mill'")
+    scrolled = page.evaluate("() => scrollY")
+    page.locator(".b-strip__open").tap()
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+    machine = page.locator("#b svg.b-machine").bounding_box()
+    assert machine["y"] >= 0 and machine["y"] + machine["height"] <= PHONE["height"], machine
+    assert machine["width"] >= 340  # drawn at its own size or larger: 12-unit words at 12 px or more
+    assert page.evaluate("() => document.activeElement.id") == "b-title"
+    assert "b-focus" in page.locator("#b .b-part[data-part-name=mill]").get_attribute("class")  # the chapter's part
+    assert page.locator(".layout .article").evaluate("a => a.inert")  # focus stays in the sheet
+    # Every word of the open bench, in each panel, renders at 12 px or more.
+    small = []
+    for panel in panels(page):
+        run(page, [{"type": "open_panel", "panel": panel}])
+        small += [(panel, t) for t in page.evaluate(RENDERED_SIZES, "#b") if t["px"] < MIN_PX]
+    assert not small, small[:10]
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")
+    assert page.evaluate("() => document.activeElement.classList.contains('b-strip__open')")
+    assert page.evaluate("() => scrollY") == scrolled  # the reader is where they were
+    run(page, [{"type": "open_panel", "panel": "readouts"}])
+
+
+@pytest.mark.parametrize("lang,height", [("en", 900), ("zh", 900), ("en", 800)])
+def test_beside_the_text_the_bench_fits_the_window_with_every_panel(browser, site_url, lang, height):
+    context = browser.new_context(viewport={"width": 1280, "height": height}, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        for scroll in ("top", "exact"):
+            if scroll != "top":
+                page.evaluate("(id) => document.getElementById(id).scrollIntoView()", scroll)
+                settle(page)
+            for panel in panels(page):
+                run(page, [{"type": "open_panel", "panel": panel}])
+                box = page.evaluate("""() => {
+                    const bench = document.querySelector('.bench');
+                    const r = (s) => document.querySelector(s).getBoundingClientRect();
+                    return { inner: bench.scrollHeight - bench.clientHeight, overflow: getComputedStyle(bench).overflowY,
+                             machine: r('#b svg.b-machine'), tape: r('#b .b-tape'), controls: r('#b form.b-controls'),
+                             deck: r('#b .b-deck'), window: innerHeight };
+                }""")
+                where = f"{lang} {height}px {scroll} {panel}"
+                assert box["inner"] <= 0 and box["overflow"] == "visible", where  # no scrolling panel
+                for name in ("machine", "tape", "controls", "deck"):
+                    assert box[name]["top"] >= 0 and box[name]["bottom"] <= box["window"] + 0.5, (where, name, box[name])
+                if height >= 900 and panel not in ("tubes", "own"):  # the tallest panels take some of its height
+                    assert box["machine"]["width"] >= 340, (where, box["machine"])  # its own size or larger
+    finally:
+        context.close()
+
+
+def test_on_a_phone_without_javascript_the_strip_still_opens_the_bench(browser, site_url):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}zh/specdec/")
+        assert page.locator("#b svg.b-machine").is_hidden()
+        page.locator(".b-strip__open").click()  # a link to the bench's title: :target opens the sheet
+        machine = page.locator("#b svg.b-machine").bounding_box()
+        assert page.locator("#b svg.b-machine").is_visible() and machine["y"] >= 0
+        assert page.locator("#b noscript").count() == 1
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_embed_on_a_phone_keeps_every_word_at_12_px(browser, site_url, lang):
+    """A course page read on a phone gives the frame the phone's width: the machine keeps its own
+    size, nothing is wider than the frame, and every word of the bench renders at 12 px or more."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        open_bench(page, f"{site_url}embed/{lang}/specdec/")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.locator("#b svg.b-machine").bounding_box()["width"] >= 340
+        small = [t for t in page.evaluate(RENDERED_SIZES, "#b") if t["px"] < MIN_PX]
+        assert not small, small[:10]
+    finally:
+        context.close()
+
+
+def test_on_a_phone_embed_this_opens_from_the_sheet(phone):
+    """The bench's sheet makes the page behind it inert, but not the dialog it opens."""
+    page = phone("en")
+    page.locator(".b-strip__open").tap()
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+    page.locator("#b .b-embed-open").tap()
+    page.wait_for_function("() => document.getElementById('embed-dialog').open")
+    assert page.evaluate("() => document.getElementById('embed-dialog').contains(document.activeElement)")
+    assert page.locator("#embed-code").input_value().startswith("<iframe src=")
+    box = page.locator("#embed-chapter").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]  # nothing cut off
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.getElementById('embed-dialog').open")
+    assert page.evaluate("() => document.activeElement.classList.contains('b-embed-open')")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")
