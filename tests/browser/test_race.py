@@ -38,6 +38,7 @@ def race_page(browser, site_url):
             page.goto(f"{site_url}{lang}/specdec/")
             page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
             settle(page)
+            page.click("#b-tab-race")  # the race is a tab beside the machine
             page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
             pages[lang] = page
         return pages[lang]
@@ -47,7 +48,18 @@ def race_page(browser, site_url):
         context.close()
 
 
+def show_race(page):
+    """Settings open their own part's tab (the draft opens the readouts): the race tab is opened again."""
+    page.click("#b-tab-race")
+
+
+def reset_race(page, query: str = ""):
+    reset(page, query)  # which opens the readouts tab
+    show_race(page)
+
+
 def run_race(page):
+    show_race(page)
     page.click("#b .r-go")
     page.wait_for_selector('#b[data-steps="40"][data-busy="false"]', timeout=PYODIDE_TIMEOUT_MS)
     settle(page)
@@ -77,7 +89,7 @@ def roofline_finish(settings: dict, tokens: int, passes: int) -> tuple[float, fl
 @pytest.mark.parametrize("query, winner", [("?gamma=4", "speculative"), ("?draft=unigram&gamma=8", "plain")])
 def test_the_race_finishes_at_the_rooflines_times(race_page, sim_languages, lang, query, winner):
     page = race_page(lang)
-    reset(page, query + "&steps=3")
+    reset_race(page, query + "&steps=3")
     run_race(page)
     state = bench_state(page)
     assert state["steps"] == 40  # "Run the race" stepped the tape to 40 passes
@@ -107,7 +119,7 @@ def test_the_race_finishes_at_the_rooflines_times(race_page, sim_languages, lang
 
 def test_switching_gpu_and_model_updates_readouts_race_and_link(race_page):
     page = race_page("en")
-    reset(page, "?steps=10")
+    reset_race(page, "?steps=10")
     before = race_of(page)
     hardware = page.locator("#b .b-rf-hardware")
     assert hardware.text_content() == "Llama 3.1 8B on NVIDIA H100 SXM"
@@ -135,12 +147,12 @@ def test_switching_gpu_and_model_updates_readouts_race_and_link(race_page):
     page.wait_for_function("() => document.querySelector('#b .b-live').textContent.includes('Llama 3.1 70B')")
 
     # A link carries both, and the pickers show them.
-    reset(page, "?gpu=h200-sxm&model=llama-3.1-70b")
+    reset_race(page, "?gpu=h200-sxm&model=llama-3.1-70b")
     assert page.locator("#r-gpu").input_value() == "h200-sxm"
     assert page.locator("#r-model").input_value() == "llama-3.1-70b"
     assert page.locator("#b .r-fit").is_visible()  # 141.1 GB do not fit in 141 GB either
     assert "141.1 GB" in page.locator("#b .r-fit").text_content()
-    reset(page, "?gpu=h200-sxm&model=llama-3.1-8b")
+    reset_race(page, "?gpu=h200-sxm&model=llama-3.1-8b")
     assert page.locator("#b .r-fit").is_hidden()
     assert not page.errors
 
@@ -148,7 +160,7 @@ def test_switching_gpu_and_model_updates_readouts_race_and_link(race_page):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_row_is_shown_with_its_figures_and_source(race_page, lang):
     page = race_page(lang)
-    reset(page)
+    reset_race(page)
     page.click("#b .r-rows summary")
     for key, g in rl.GPUS.items():
         row = page.locator(f'#b .r-gpus tr[data-key="{key}"]')
@@ -172,7 +184,7 @@ def test_every_row_is_shown_with_its_figures_and_source(race_page, lang):
 
 def test_the_clock_runs_with_motion_and_axe_is_clean(race_page):
     page = race_page("zh")
-    reset(page, "?steps=40&model=llama-3.1-70b")
+    reset_race(page, "?steps=40&model=llama-3.1-70b")
     page.click("#b .r-rows summary")
     page.emulate_media(reduced_motion="no-preference")
     try:
