@@ -6,10 +6,42 @@ these helpers use it to wait until the queue is idle and to read what the page s
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import parse_qsl, urlparse
 
 PYODIDE_TIMEOUT_MS = 120_000
 LIVE = "#b[data-mode=live][data-busy=false]"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_pages(browser, site_url: str, prepare=None):
+    """For a module fixture: (get, close). get(lang) opens one live desktop page per language,
+    in a context that lets the test inject axe-core (the site's CSP would refuse it), and runs
+    prepare(page) on it once; close() closes them all."""
+    contexts, pages = [], {}
+
+    def get(lang):
+        if lang not in pages:
+            context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900},
+                                          reduced_motion="reduce")
+            contexts.append(context)
+            page = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda e: page.errors.append(str(e)))
+            page.goto(f"{site_url}{lang}/specdec/")
+            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+            settle(page)
+            if prepare:
+                prepare(page)
+            page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+            pages[lang] = page
+        return pages[lang]
+
+    def close():
+        for context in contexts:
+            context.close()
+
+    return get, close
 
 
 def open_bench(page, url: str):

@@ -11,14 +11,11 @@ accessibility tree gives every control of the bench a name.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, reset, run, settle
+from benchpage import axe_pages, reset, run
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 # Text boxes of an SVG: overlapping pairs and those outside it (0.5 px of slack for rounding).
 GEOMETRY = """(selector) => {
@@ -51,26 +48,11 @@ GEOMETRY = """(selector) => {
 
 @pytest.fixture(scope="module")
 def axe_bench(browser, site_url):
-    """Live pages in contexts that let the test inject axe-core (the site's CSP would refuse it)."""
-    contexts, pages = [], {}
-
-    def get(lang):
-        if lang not in pages:
-            context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900},
-                                          reduced_motion="reduce")
-            contexts.append(context)
-            page = context.new_page()
-            page.goto(f"{site_url}{lang}/specdec/")
-            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-            settle(page)
-            page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-            page.add_script_tag(content=f"window.benchGeometry = {GEOMETRY};")
-            pages[lang] = page
-        return pages[lang]
-
+    """Live pages that let the test inject axe-core, with the geometry check beside it."""
+    get, close = axe_pages(browser, site_url, lambda page: page.add_script_tag(
+        content=f"window.benchGeometry = {GEOMETRY};"))
     yield get
-    for context in contexts:
-        context.close()
+    close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle
+from benchpage import PYODIDE_TIMEOUT_MS, axe_pages, bench_state, query_of, reset, settle
 
 from sim import roofline as rl
 from sim.bench import DRAFT_COST
@@ -20,32 +19,12 @@ from sim.session import Session
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-
 
 @pytest.fixture(scope="module")
 def race_page(browser, site_url):
-    contexts, pages = [], {}
-
-    def get(lang):
-        if lang not in pages:
-            context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900},
-                                          reduced_motion="reduce")
-            contexts.append(context)
-            page = context.new_page()
-            page.errors = []
-            page.on("pageerror", lambda e: page.errors.append(str(e)))
-            page.goto(f"{site_url}{lang}/specdec/")
-            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-            settle(page)
-            page.click("#b-tab-race")  # the race is a tab beside the machine
-            page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-            pages[lang] = page
-        return pages[lang]
-
+    get, close = axe_pages(browser, site_url, show_race)  # the race is a tab beside the machine
     yield get
-    for context in contexts:
-        context.close()
+    close()
 
 
 def show_race(page):
