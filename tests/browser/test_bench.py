@@ -122,6 +122,33 @@ def test_a_fast_change_leaves_a_state_its_link_reproduces(shared_bench):
     assert snapshot(page) == before
 
 
+def test_a_burst_of_actions_writes_the_address_bar_once(shared_bench):
+    """The link goes into the address bar when the queue is through: ten actions queued at once
+    make one history write, of the last state's link (not one write per action)."""
+    page = shared_bench("en")
+    reset(page, "?gamma=2")
+    got = page.evaluate("""async () => {
+        const writes = [];
+        const original = history.replaceState;
+        history.replaceState = function (state, unused, url) { writes.push(String(url)); return original.apply(this, arguments); };
+        try {
+            const api = window.specdecBench;
+            await api.run([{ type: "set", name: "gamma", value: 5 }, { type: "step" }, { type: "step" },
+                           { type: "set", name: "batch", value: 9 }, { type: "round" }, { type: "new_sentence" },
+                           { type: "step", count: 2 }, { type: "set", name: "draft", value: "unigram" },
+                           { type: "round", count: 2 }, { type: "step" }]);
+            await api.idle();
+        } finally {
+            history.replaceState = original;
+        }
+        return { writes, link: window.specdecBench.getState().view.link, search: location.search };
+    }""")
+    assert len(got["writes"]) == 1, got["writes"]
+    assert got["writes"][0].split("?", 1)[1].split("#")[0] == got["link"].lstrip("?") == got["search"].lstrip("?")
+    q = query_of(page)
+    assert (q["gamma"], q["batch"], q["draft"], q["steps"], q["rounds"]) == ("5", "9", "unigram", "2", "4")
+
+
 def test_bench_works_from_the_keyboard_alone(shared_bench):
     page = shared_bench("en")
     reset(page)

@@ -83,8 +83,8 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 # More workers in one page, each pointed at a snapshot it must refuse: cut short (gzip fails),
 # not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
 # does not match the page). Each falls back to the wheel and answers as CPython does. A last one
-# gets the snapshot already decompressed, as from a host that sends .gz files with
-# Content-Encoding: that one it uses.
+# gets the snapshot from a host that sends .gz files with Content-Encoding: gzip, so the browser
+# hands the worker the bytes already decompressed: that one it uses.
 SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
   const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
@@ -96,23 +96,24 @@ SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
 }"""
 
 
-def fulfil_with(path: Path):
-    return lambda route: route.fulfill(status=200, path=path, content_type="application/octet-stream")
+def fulfil_with(path: Path, headers: dict):
+    return lambda route: route.fulfill(status=200, path=path,
+                                       headers={"Content-Type": "application/octet-stream", **headers})
 
 
 def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
     own = snapshot_file(built_site, "en").read_bytes()
-    served = {
-        "truncated": (own[: len(own) // 2], "could not be read"),
-        "not-a-snapshot": (gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0), "magic number"),
-        "decoded": (gzip.decompress(own), None),
+    served = {  # name: (bytes sent, headers, why the worker refuses them)
+        "truncated": (own[: len(own) // 2], {}, "could not be read"),
+        "not-a-snapshot": (gzip.compress(random.Random(1).randbytes(1 << 20), mtime=0), {}, "magic number"),
+        "decoded": (own, {"Content-Encoding": "gzip"}, None),
     }
-    for name, (body, _) in served.items():
+    for name, (body, headers, _) in served.items():
         (tmp_path / name).write_bytes(body)
-        page.context.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name))
+        page.context.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name, headers))
     urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
-    reasons = {"other-language": "does not match this page", **{n: r for n, (_, r) in served.items()}}
+    reasons = {"other-language": "does not match this page", **{n: r for n, (_, _, r) in served.items()}}
     warnings = []
     page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(f"{site_url}en/specdec/")

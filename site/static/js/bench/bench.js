@@ -106,15 +106,23 @@ export function startBench(config, frame = {}) {
     root.querySelector(".b-runtime-value").textContent = `Python ${v.runtime.python} (${v.runtime.platform})`;
   }
 
+  let linkChanged = false; // a bench action ran since the address bar was last written
   store.subscribe(async (change, state) => {
     const v = state.view;
     switch (change.kind) {
       case "busy":
+        // The address bar gets the state's link once the queue is through, not after each
+        // action: a burst of clicks or a dragged slider writes one history entry, not dozens
+        // (each write also makes Chromium fetch the favicon again).
+        if (!change.busy && linkChanged) {
+          writeURL(v.link, names);
+          linkChanged = false;
+        }
         root.dataset.busy = String(change.busy);
         break;
       case "act": {
+        linkChanged = true;
         views.controls.draw(state);
-        writeURL(v.link, names);
         if (change.action.type === "load") announcer.queue(views.messages.draw(change.reply.messages));
         const single = change.action.type === "step" && !change.action.count && !change.reply.capped;
         if (single && !motion.still) await drawPass(v);
