@@ -14,18 +14,15 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def axe_pages(browser, site_url: str, prepare=None):
+def axe_pages(shared_contexts, site_url: str, prepare=None):
     """For a module fixture: (get, close). get(lang) opens one live desktop page per language,
-    in a context that lets the test inject axe-core (the site's CSP would refuse it), and runs
-    prepare(page) on it once; close() closes them all."""
-    contexts, pages = [], {}
+    in the shared context that lets the test inject axe-core (the site's CSP would refuse it),
+    and runs prepare(page) on it once; close() closes them all."""
+    pages = {}
 
     def get(lang):
         if lang not in pages:
-            context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900},
-                                          reduced_motion="reduce")
-            contexts.append(context)
-            page = context.new_page()
+            page = shared_contexts.page(reduced_motion="reduce", bypass_csp=True)
             page.errors = []
             page.on("pageerror", lambda e: page.errors.append(str(e)))
             page.goto(f"{site_url}{lang}/specdec/")
@@ -38,8 +35,8 @@ def axe_pages(browser, site_url: str, prepare=None):
         return pages[lang]
 
     def close():
-        for context in contexts:
-            context.close()
+        for page in pages.values():
+            page.close()
 
     return get, close
 

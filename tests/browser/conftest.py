@@ -33,22 +33,80 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, site_url):
-    """A fresh page that records every request, so tests can check nothing leaves the site."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.requests_seen = []
+DESKTOP = {"width": 1280, "height": 900}
+
+
+class SharedContexts:
+    """Browser contexts kept for the whole session, one per set of context-only options (bypass_csp
+    for axe-core, is_mobile and has_touch for a phone, java_script_enabled). Every page a test opens
+    in one shares its HTTP cache and V8's code cache, so the second and later starts of Python
+    reuse Pyodide's downloaded and compiled WebAssembly: about a second of CPU less per start.
+    The site keeps nothing in cookies or storage, so pages in one context do not see each other.
+    Options a page can take alone (viewport, reduced motion, colour scheme) are set on the page;
+    routes go on the page too (page.route), never on a shared context."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = {}
+
+    def page(self, viewport=None, reduced_motion=None, color_scheme=None, **context_options):
+        key = tuple(sorted(context_options.items()))
+        if key not in self.contexts:
+            self.contexts[key] = self.browser.new_context(viewport=DESKTOP, **context_options)
+        page = self.contexts[key].new_page()
+        page.set_viewport_size(viewport or DESKTOP)
+        media = {k: v for k, v in (("reduced_motion", reduced_motion), ("color_scheme", color_scheme)) if v}
+        if media:
+            page.emulate_media(**media)
+        return page
+
+    def close(self):
+        for context in self.contexts.values():
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def shared_contexts(browser):
+    contexts = SharedContexts(browser)
+    yield contexts
+    contexts.close()
+
+
+def watch_errors(page):
+    """page.console_errors: every console error and uncaught exception the page reports."""
     page.console_errors = []
-    page.on("request", lambda r: page.requests_seen.append(r.url))
     page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    yield page
-    context.close()
+    return page
+
+
+@pytest.fixture
+def new_page(shared_contexts):
+    """new_page(viewport=..., reduced_motion=..., color_scheme=..., bypass_csp=..., is_mobile=...)
+    opens a page in the shared context for those options; the pages are closed after the test."""
+    opened = []
+
+    def make(**options):
+        page = watch_errors(shared_contexts.page(**options))
+        opened.append(page)
+        return page
+
+    yield make
+    for page in opened:
+        page.close()
+
+
+@pytest.fixture
+def page(new_page):
+    """A fresh desktop page that records every request, so tests can check nothing leaves the site."""
+    page = new_page()
+    page.requests_seen = []
+    page.on("request", lambda r: page.requests_seen.append(r.url))
+    return page
 
 
 @pytest.fixture(scope="module")
-def shared_bench(browser, site_url):
+def shared_bench(shared_contexts, site_url):
     """Live bench pages shared by the tests of a module (Python starts once per language).
 
     shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
@@ -57,20 +115,15 @@ def shared_bench(browser, site_url):
     """
     from benchpage import open_bench
 
-    contexts, pages = [], {}
+    pages = {}
 
     def get(lang: str):
         if lang not in pages:
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-            contexts.append(context)
-            page = context.new_page()
-            page.console_errors = []
-            page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-            page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+            page = watch_errors(shared_contexts.page(reduced_motion="reduce"))
             open_bench(page, f"{site_url}{lang}/specdec/")
             pages[lang] = page
         return pages[lang]
 
     yield get
-    for context in contexts:
-        context.close()
+    for page in pages.values():
+        page.close()

@@ -361,36 +361,28 @@ def test_without_python_the_picture_stays_with_a_message(page, site_url, breakag
     assert page.locator("#b button.b-step").is_disabled()
 
 
-def test_with_javascript_off_only_the_notice_shows(browser, site_url):
+def test_with_javascript_off_only_the_notice_shows(new_page, site_url):
     """Issue 11, finding 4: "Python is starting in your browser…" showed under the notice."""
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    try:
-        page.goto(f"{site_url}zh/specdec/")
-        assert page.locator("#b noscript").count() == 1
-        assert page.locator("#b .b-status").is_hidden()
-        assert page.locator("#b .b-tape .b-tok").count() >= 3  # the build's picture is there
-    finally:
-        context.close()
+    page = new_page(java_script_enabled=False, viewport={"width": 1280, "height": 720})
+    page.goto(f"{site_url}zh/specdec/")
+    assert page.locator("#b noscript").count() == 1
+    assert page.locator("#b .b-status").is_hidden()
+    assert page.locator("#b .b-tape .b-tok").count() >= 3  # the build's picture is there
 
 
-def test_a_link_opened_cold_replays_quickly(browser, site_url):
+def test_a_link_opened_cold_replays_quickly(new_page, site_url):
     """Issue 11, finding 8: steps=200&rounds=100 took 20.9 s to replay. The replay (tape,
     tubes, controls) is drawn within 2 s of Python being ready; the readouts, measured once per
     draft and mode, follow."""
-    context = browser.new_context(reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        open_bench(page, f"{site_url}zh/specdec/?steps=200&rounds=100&gamma=8&rule=typical&draft=unigram")
-        marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
-            .map((m) => [m.name, m.startTime]))""")
-        timings = page.evaluate("() => window.specdecBenchTimings")
-        act = next(t["ms"] for t in timings if t["command"] == "act")
-        assert act < 2000, timings
-        assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
-        assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
-                                                  "seed": 1, "rule": "typical", "gpu": "h100-sxm",
-                                                  "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
-        assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet
-    finally:
-        context.close()
+    page = new_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
+    open_bench(page, f"{site_url}zh/specdec/?steps=200&rounds=100&gamma=8&rule=typical&draft=unigram")
+    marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+        .map((m) => [m.name, m.startTime]))""")
+    timings = page.evaluate("() => window.specdecBenchTimings")
+    act = next(t["ms"] for t in timings if t["command"] == "act")
+    assert act < 2000, timings
+    assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
+    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
+                                              "seed": 1, "rule": "typical", "gpu": "h100-sxm",
+                                              "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
+    assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet

@@ -47,9 +47,9 @@ GEOMETRY = """(selector) => {
 
 
 @pytest.fixture(scope="module")
-def axe_bench(browser, site_url):
+def axe_bench(shared_contexts, site_url):
     """Live pages that let the test inject axe-core, with the geometry check beside it."""
-    get, close = axe_pages(browser, site_url, lambda page: page.add_script_tag(
+    get, close = axe_pages(shared_contexts, site_url, lambda page: page.add_script_tag(
         content=f"window.benchGeometry = {GEOMETRY};"))
     yield get
     close()

@@ -18,57 +18,49 @@ pytestmark = pytest.mark.browser
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-def test_a_blocked_wasm_is_reported_within_seconds_and_retry_recovers(browser, site_url):
-    context = browser.new_context(reduced_motion="reduce", viewport=VIEWPORT)
-    page = context.new_page()
+def test_a_blocked_wasm_is_reported_within_seconds_and_retry_recovers(new_page, site_url):
+    page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
     blocked = lambda route: route.abort("blockedbyclient")  # noqa: E731
-    context.route("**/pyodide.asm.wasm*", blocked)
-    try:
-        started = time.monotonic()
-        page.goto(f"{site_url}zh/specdec/?gamma=6")
-        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=5_000)
-        assert time.monotonic() - started < 5
-        status = page.locator("#b .b-status")
-        assert "pyodide.asm.wasm" in status.inner_text() and "拦" in status.inner_text()  # zh words
-        details = page.locator("#b .b-status__detail")
-        assert details.is_visible() and "wasm" in details.text_content()
-        assert page.locator("#b button.b-step").is_disabled()
-        assert page.locator("#b .b-live").text_content()  # said once, politely
-        context.unroute("**/pyodide.asm.wasm*", blocked)
-        page.locator("#b .b-retry").click()
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        settle(page)
-        assert bench_state(page)["settings"]["gamma"] == 6  # the link waited for Python and was applied
-        assert page.locator("#b .b-retry").is_hidden() and page.locator("#b button.b-step").is_enabled()
-    finally:
-        context.close()
+    page.route("**/pyodide.asm.wasm*", blocked)
+    started = time.monotonic()
+    page.goto(f"{site_url}zh/specdec/?gamma=6")
+    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=5_000)
+    assert time.monotonic() - started < 5
+    status = page.locator("#b .b-status")
+    assert "pyodide.asm.wasm" in status.inner_text() and "拦" in status.inner_text()  # zh words
+    details = page.locator("#b .b-status__detail")
+    assert details.is_visible() and "wasm" in details.text_content()
+    assert page.locator("#b button.b-step").is_disabled()
+    assert page.locator("#b .b-live").text_content()  # said once, politely
+    page.unroute("**/pyodide.asm.wasm*", blocked)
+    page.locator("#b .b-retry").click()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    assert bench_state(page)["settings"]["gamma"] == 6  # the link waited for Python and was applied
+    assert page.locator("#b .b-retry").is_hidden() and page.locator("#b button.b-step").is_enabled()
 
 
-def test_a_worker_that_dies_rejects_its_calls_and_retry_recovers(browser, site_url):
-    context = browser.new_context(reduced_motion="reduce", viewport=VIEWPORT)
-    page = context.new_page()
-    try:
-        page.goto(f"{site_url}en/specdec/")
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        settle(page)
-        worker = page.workers[0]
-        worker.evaluate("() => { self.onmessage = null; }")  # from now on it answers nothing
-        page.evaluate("""() => {
-            window.rawCall = window.specdecBench.call("runtime", {}).then(() => "answered", (e) => e.code);
-            window.stepDone = window.specdecBench.dispatch({ type: "step" }).then(() => "applied");
-        }""")
-        worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")
-        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=5_000)
-        assert page.evaluate("() => window.rawCall") == "died"  # a pending call is rejected, not left hanging
-        assert "stopped working" in page.locator("#b .b-status__text").inner_text()
-        assert "boom in the worker" in page.locator("#b .b-status__raw").text_content()
-        assert page.locator("#b button.b-new").is_disabled()
-        assert bench_state(page)["steps"] == 1
-        page.locator("#b .b-retry").click()
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        assert page.evaluate("() => window.stepDone") == "applied"  # the action waited, then ran
-        settle(page)
-        assert bench_state(page)["steps"] == 2
-        assert page.locator("#b").get_attribute("data-platform") == "emscripten"
-    finally:
-        context.close()
+def test_a_worker_that_dies_rejects_its_calls_and_retry_recovers(new_page, site_url):
+    page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    worker = page.workers[0]
+    worker.evaluate("() => { self.onmessage = null; }")  # from now on it answers nothing
+    page.evaluate("""() => {
+        window.rawCall = window.specdecBench.call("runtime", {}).then(() => "answered", (e) => e.code);
+        window.stepDone = window.specdecBench.dispatch({ type: "step" }).then(() => "applied");
+    }""")
+    worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")
+    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=5_000)
+    assert page.evaluate("() => window.rawCall") == "died"  # a pending call is rejected, not left hanging
+    assert "stopped working" in page.locator("#b .b-status__text").inner_text()
+    assert "boom in the worker" in page.locator("#b .b-status__raw").text_content()
+    assert page.locator("#b button.b-new").is_disabled()
+    assert bench_state(page)["steps"] == 1
+    page.locator("#b .b-retry").click()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    assert page.evaluate("() => window.stepDone") == "applied"  # the action waited, then ran
+    settle(page)
+    assert bench_state(page)["steps"] == 2
+    assert page.locator("#b").get_attribute("data-platform") == "emscripten"

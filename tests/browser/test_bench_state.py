@@ -69,44 +69,40 @@ def stop_playing(page):
     settle(page)
 
 
-def test_rapid_actions_leave_a_state_their_link_reproduces(browser, site_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    page = context.new_page()
+def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
+    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(f"{site_url}en/specdec/")
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        settle(page)
-        for seq in range(SEQUENCES):
-            rng = random.Random(1000 + seq)
-            reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
-            done = random_actions(rng, ACTIONS)
-            page.evaluate(FIRE, done)
-            stop_playing(page)
-            state = bench_state(page)
-            before = snapshot(page)
-            # The address bar, the share link and the controls all say the state.
-            query = query_of(page)
-            assert before["link"] == "?" + page.url.split("?", 1)[1].split("#")[0], seq
-            assert int(query["steps"]) == state["steps"] and int(query["rounds"]) == state["rounds"], seq
-            for name, value in state["settings"].items():
-                assert query[name] == (("1" if value else "0") if isinstance(value, bool) else str(value)), (seq, name)
-            shown = before["controls"]
-            assert shown["gamma"] == str(state["settings"]["gamma"]) and shown["batch"] == str(state["settings"]["batch"])
-            assert shown["draft"] == state["settings"]["draft"] and shown["rule"] == state["settings"]["rule"]
-            assert shown["greedy"] == state["settings"]["greedy"] and before["seed"] == str(state["settings"]["seed"])
-            # Loading the link again shows the same bench.
-            soft_reload(page)
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    for seq in range(SEQUENCES):
+        rng = random.Random(1000 + seq)
+        reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
+        done = random_actions(rng, ACTIONS)
+        page.evaluate(FIRE, done)
+        stop_playing(page)
+        state = bench_state(page)
+        before = snapshot(page)
+        # The address bar, the share link and the controls all say the state.
+        query = query_of(page)
+        assert before["link"] == "?" + page.url.split("?", 1)[1].split("#")[0], seq
+        assert int(query["steps"]) == state["steps"] and int(query["rounds"]) == state["rounds"], seq
+        for name, value in state["settings"].items():
+            assert query[name] == (("1" if value else "0") if isinstance(value, bool) else str(value)), (seq, name)
+        shown = before["controls"]
+        assert shown["gamma"] == str(state["settings"]["gamma"]) and shown["batch"] == str(state["settings"]["batch"])
+        assert shown["draft"] == state["settings"]["draft"] and shown["rule"] == state["settings"]["rule"]
+        assert shown["greedy"] == state["settings"]["greedy"] and before["seed"] == str(state["settings"]["seed"])
+        # Loading the link again shows the same bench.
+        soft_reload(page)
+        assert snapshot(page) == before, (seq, done)
+        if seq % 5 == 4:
+            page.reload()
+            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+            settle(page)
             assert snapshot(page) == before, (seq, done)
-            if seq % 5 == 4:
-                page.reload()
-                page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-                settle(page)
-                assert snapshot(page) == before, (seq, done)
-        assert not errors, errors
-    finally:
-        context.close()
+    assert not errors, errors
 
 
 def accepted_values(p: dict) -> list[str]:

@@ -29,13 +29,11 @@ def _overlap(a, b, slack=1.0):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("width", [360, 1280])
-def test_diagrams_are_legible_and_their_labels_fit(browser, site_url, lang, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
+def test_diagrams_are_legible_and_their_labels_fit(new_page, site_url, lang, width):
+    page = new_page(viewport={"width": width, "height": 900})
     page.goto(f"{site_url}{lang}/specdec/")
     page.evaluate("document.fonts.ready")
     figures = page.evaluate(MEASURE)
-    context.close()
     assert {f["id"] for f in figures} == {"diagram-medusa", "diagram-eagle", "diagram-lookahead"}
     for fig in figures:
         assert fig["caption"].strip(), fig["id"]
@@ -50,10 +48,9 @@ def test_diagrams_are_legible_and_their_labels_fit(browser, site_url, lang, widt
                 assert not _overlap(a, b), f"{lang} {fig['id']}: {a['text']!r} overlaps {b['text']!r}"
 
 
-def test_a_failing_layout_is_caught(browser, site_url):
+def test_a_failing_layout_is_caught(new_page, site_url):
     """Power check: the same measurement flags a label pushed off the picture and text shrunk."""
-    context = browser.new_context(viewport={"width": 360, "height": 900})
-    page = context.new_page()
+    page = new_page(viewport={"width": 360, "height": 900})
     page.goto(f"{site_url}en/specdec/")
     page.evaluate("""() => {
       const t = document.querySelector('#diagram-medusa text');
@@ -62,7 +59,6 @@ def test_a_failing_layout_is_caught(browser, site_url):
       document.querySelector('#diagram-eagle text').style.fontSize = '9px';
     }""")
     figures = {f["id"]: f for f in page.evaluate(MEASURE)}
-    context.close()
     medusa = figures["diagram-medusa"]
     assert any(t["x"] + t["w"] > medusa["width"] for t in medusa["texts"])
     assert min(t["px"] for t in figures["diagram-eagle"]["texts"]) < MIN_TEXT_PX

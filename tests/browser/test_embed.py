@@ -61,13 +61,12 @@ def course():
 
 
 @pytest.fixture(scope="module")
-def dialog_page(browser, site_url):
+def dialog_page(shared_contexts, site_url):
     """The full English page with the bench live, where the author opens "Embed this"."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    page = context.new_page()
+    page = shared_contexts.page(reduced_motion="reduce")
     open_bench(page, f"{site_url}en/specdec/")
     yield page
-    context.close()
+    page.close()
 
 
 def snippet(page, chapter: str = "", theme: str = "") -> str:
@@ -165,75 +164,67 @@ def test_the_dialog_gives_copy_ready_code_from_the_keyboard(dialog_page):
     page.evaluate("() => window.specdecBench.run([{type: 'load', query: []}])")
 
 
-def test_a_course_page_that_follows_the_height_message(dialog_page, browser, course):
+def test_a_course_page_that_follows_the_height_message(dialog_page, new_page, course):
     en, chapter = snippet(dialog_page), snippet(dialog_page, chapter="exact")
     course.pages["/follows.html"] = course_page([en, lang_of(en, "zh")], host_script(dialog_page))
     course.pages["/chapter.html"] = course_page([chapter], host_script(dialog_page), width=1000)
-    context = browser.new_context(viewport={"width": 1280, "height": 1100}, reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        page.goto(course.url + "/follows.html")
-        wait_live(page, 2)
-        frames = settled(page)
-        for i, frame in enumerate(frames):
-            seen = inside(page, i)
-            assert 600 < frame["height"] <= 1000, frame["height"]
-            assert seen["document"] <= seen["viewport"]  # no scrollbar inside the frame
-            assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]  # the bench whole
-            heights = [p["height"] for p in frame["posted"] if p.get("type") == "specdec:height"]
-            canvas = [p["height"] for p in frame["posted"] if p.get("subject") == "lti.frameResize"]
-            assert canvas == heights  # Canvas's message with every height
-            assert all(a != b for a, b in zip(heights, heights[1:]))  # posted only when it changed
-            assert len(heights) < 8, heights  # and it settled: no loop with a host that sets the height
-        # The reader opens a taller panel: the frame follows once, and settles again.
-        zh = page.frame_locator("iframe").nth(1)
-        zh.locator(".b-tab[data-panel=tubes]").click()
-        before = len(frames[1]["posted"])
-        frames = settled(page)
-        assert 0 < len(frames[1]["posted"]) - before <= 4
-        assert inside(page, 1)["document"] <= inside(page, 1)["viewport"]
+    page = new_page(viewport={"width": 1280, "height": 1100}, reduced_motion="reduce")
+    page.goto(course.url + "/follows.html")
+    wait_live(page, 2)
+    frames = settled(page)
+    for i, frame in enumerate(frames):
+        seen = inside(page, i)
+        assert 600 < frame["height"] <= 1000, frame["height"]
+        assert seen["document"] <= seen["viewport"]  # no scrollbar inside the frame
+        assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]  # the bench whole
+        heights = [p["height"] for p in frame["posted"] if p.get("type") == "specdec:height"]
+        canvas = [p["height"] for p in frame["posted"] if p.get("subject") == "lti.frameResize"]
+        assert canvas == heights  # Canvas's message with every height
+        assert all(a != b for a, b in zip(heights, heights[1:]))  # posted only when it changed
+        assert len(heights) < 8, heights  # and it settled: no loop with a host that sets the height
+    # The reader opens a taller panel: the frame follows once, and settles again.
+    zh = page.frame_locator("iframe").nth(1)
+    zh.locator(".b-tab[data-panel=tubes]").click()
+    before = len(frames[1]["posted"])
+    frames = settled(page)
+    assert 0 < len(frames[1]["posted"]) - before <= 4
+    assert inside(page, 1)["document"] <= inside(page, 1)["viewport"]
 
-        # A lesson on one idea: chapter 06's text beside the bench, both in view at once. The frame
-        # is as tall as the bench (at least the snippet's 1,000 px), and the chapter scrolls inside
-        # it past the bench, which stays whole in view.
-        page.goto(course.url + "/chapter.html")
-        wait_live(page, 1)
-        [frame] = settled(page)
-        seen = inside(page, 0)
-        assert 1000 <= frame["height"] <= max(1000, seen["bench"]["bottom"] + 20), (frame["height"], seen)
-        assert seen["document"] > seen["viewport"]  # the chapter is longer than the frame
-        assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]
-        shown = page.frame_locator("iframe").first
-        expect(shown.locator(".embed__text section#exact h2")).to_be_visible()
-        expect(shown.locator(".embed__text section.chapter:not(#exact)").first).to_be_hidden()
-        top = page.locator("iframe").bounding_box()["y"]
-        for name in ("chapter", "machine"):  # both inside the course page's window
-            y = top + (seen[name] if name == "chapter" else seen[name]["bottom"])
-            assert 0 <= y <= page.viewport_size["height"], (name, y)
-        assert shown.locator("#b").get_attribute("data-panel") == "tubes"  # the chapter's part picks the panel
-        # Read to the chapter's end: the bench stays in view, and the frame asks for nothing new.
-        page.frames[1].evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-        after = inside(page, 0)
-        assert after["chapter"] < 0 and after["bench"]["top"] >= 0 and after["bench"]["bottom"] <= after["viewport"], after
-        assert len(settled(page)[0]["posted"]) == len(frame["posted"])
-    finally:
-        context.close()
+    # A lesson on one idea: chapter 06's text beside the bench, both in view at once. The frame
+    # is as tall as the bench (at least the snippet's 1,000 px), and the chapter scrolls inside
+    # it past the bench, which stays whole in view.
+    page.goto(course.url + "/chapter.html")
+    wait_live(page, 1)
+    [frame] = settled(page)
+    seen = inside(page, 0)
+    assert 1000 <= frame["height"] <= max(1000, seen["bench"]["bottom"] + 20), (frame["height"], seen)
+    assert seen["document"] > seen["viewport"]  # the chapter is longer than the frame
+    assert seen["bench"]["top"] >= 0 and seen["bench"]["bottom"] <= seen["viewport"]
+    shown = page.frame_locator("iframe").first
+    expect(shown.locator(".embed__text section#exact h2")).to_be_visible()
+    expect(shown.locator(".embed__text section.chapter:not(#exact)").first).to_be_hidden()
+    top = page.locator("iframe").bounding_box()["y"]
+    for name in ("chapter", "machine"):  # both inside the course page's window
+        y = top + (seen[name] if name == "chapter" else seen[name]["bottom"])
+        assert 0 <= y <= page.viewport_size["height"], (name, y)
+    assert shown.locator("#b").get_attribute("data-panel") == "tubes"  # the chapter's part picks the panel
+    # Read to the chapter's end: the bench stays in view, and the frame asks for nothing new.
+    page.frames[1].evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    after = inside(page, 0)
+    assert after["chapter"] < 0 and after["bench"]["top"] >= 0 and after["bench"]["bottom"] <= after["viewport"], after
+    assert len(settled(page)[0]["posted"]) == len(frame["posted"])
 
 
-def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_page, browser, course):
+def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_page, new_page, course):
     en = snippet(dialog_page)
     course.pages["/ignores.html"] = course_page([en, lang_of(en, "zh")])
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        page.goto(course.url + "/ignores.html")
-        wait_live(page, 2)
-        for i in range(2):
-            assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
-            seen = inside(page, i)
-            assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
-    finally:
-        context.close()
+    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page.goto(course.url + "/ignores.html")
+    wait_live(page, 2)
+    for i in range(2):
+        assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
+        seen = inside(page, i)
+        assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
 
 
 def test_the_embed_links_the_full_page_with_its_state(page, site_url):

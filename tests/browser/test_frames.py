@@ -33,21 +33,19 @@ RENDERED_SIZES = """(selector) => {
 
 
 @pytest.fixture(scope="module")
-def phone(browser, site_url):
+def phone(shared_contexts, site_url):
     """A phone per language (360 x 740, touch), the bench live."""
-    contexts, pages = [], {}
+    pages = {}
 
     def get(lang):
         if lang not in pages:
-            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
-            contexts.append(context)
-            pages[lang] = context.new_page()
+            pages[lang] = shared_contexts.page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
             open_bench(pages[lang], f"{site_url}{lang}/specdec/")
         return pages[lang]
 
     yield get
-    for context in contexts:
-        context.close()
+    for page in pages.values():
+        page.close()
 
 
 def panels(page) -> list[str]:
@@ -114,62 +112,50 @@ def test_on_a_phone_one_tap_from_chapter_09_shows_the_whole_machine(phone, lang)
 
 
 @pytest.mark.parametrize("lang,height", [("en", 900), ("zh", 900), ("en", 800)])
-def test_beside_the_text_the_bench_fits_the_window_with_every_panel(browser, site_url, lang, height):
-    context = browser.new_context(viewport={"width": 1280, "height": height}, reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        open_bench(page, f"{site_url}{lang}/specdec/")
-        for scroll in ("top", "exact"):
-            if scroll != "top":
-                page.evaluate("(id) => document.getElementById(id).scrollIntoView()", scroll)
-                settle(page)
-            for panel in panels(page):
-                run(page, [{"type": "open_panel", "panel": panel}])
-                box = page.evaluate("""() => {
-                    const bench = document.querySelector('.bench');
-                    const r = (s) => document.querySelector(s).getBoundingClientRect();
-                    return { inner: bench.scrollHeight - bench.clientHeight, overflow: getComputedStyle(bench).overflowY,
-                             machine: r('#b svg.b-machine'), tape: r('#b .b-tape'), controls: r('#b form.b-controls'),
-                             deck: r('#b .b-deck'), window: innerHeight };
-                }""")
-                where = f"{lang} {height}px {scroll} {panel}"
-                assert box["inner"] <= 0 and box["overflow"] == "visible", where  # no scrolling panel
-                for name in ("machine", "tape", "controls", "deck"):
-                    assert box[name]["top"] >= 0 and box[name]["bottom"] <= box["window"] + 0.5, (where, name, box[name])
-                if height >= 900 and panel not in ("tubes", "race", "own"):  # the tallest panels take some of its height
-                    assert box["machine"]["width"] >= 340, (where, box["machine"])  # its own size or larger
-    finally:
-        context.close()
+def test_beside_the_text_the_bench_fits_the_window_with_every_panel(new_page, site_url, lang, height):
+    page = new_page(viewport={"width": 1280, "height": height}, reduced_motion="reduce")
+    open_bench(page, f"{site_url}{lang}/specdec/")
+    for scroll in ("top", "exact"):
+        if scroll != "top":
+            page.evaluate("(id) => document.getElementById(id).scrollIntoView()", scroll)
+            settle(page)
+        for panel in panels(page):
+            run(page, [{"type": "open_panel", "panel": panel}])
+            box = page.evaluate("""() => {
+                const bench = document.querySelector('.bench');
+                const r = (s) => document.querySelector(s).getBoundingClientRect();
+                return { inner: bench.scrollHeight - bench.clientHeight, overflow: getComputedStyle(bench).overflowY,
+                         machine: r('#b svg.b-machine'), tape: r('#b .b-tape'), controls: r('#b form.b-controls'),
+                         deck: r('#b .b-deck'), window: innerHeight };
+            }""")
+            where = f"{lang} {height}px {scroll} {panel}"
+            assert box["inner"] <= 0 and box["overflow"] == "visible", where  # no scrolling panel
+            for name in ("machine", "tape", "controls", "deck"):
+                assert box[name]["top"] >= 0 and box[name]["bottom"] <= box["window"] + 0.5, (where, name, box[name])
+            if height >= 900 and panel not in ("tubes", "race", "own"):  # the tallest panels take some of its height
+                assert box["machine"]["width"] >= 340, (where, box["machine"])  # its own size or larger
 
 
-def test_on_a_phone_without_javascript_the_strip_still_opens_the_bench(browser, site_url):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    page = context.new_page()
-    try:
-        page.goto(f"{site_url}zh/specdec/")
-        assert page.locator("#b svg.b-machine").is_hidden()
-        page.locator(".b-strip__open").click()  # a link to the bench's title: :target opens the sheet
-        machine = page.locator("#b svg.b-machine").bounding_box()
-        assert page.locator("#b svg.b-machine").is_visible() and machine["y"] >= 0
-        assert page.locator("#b noscript").count() == 1
-    finally:
-        context.close()
+def test_on_a_phone_without_javascript_the_strip_still_opens_the_bench(new_page, site_url):
+    page = new_page(viewport=PHONE, java_script_enabled=False)
+    page.goto(f"{site_url}zh/specdec/")
+    assert page.locator("#b svg.b-machine").is_hidden()
+    page.locator(".b-strip__open").click()  # a link to the bench's title: :target opens the sheet
+    machine = page.locator("#b svg.b-machine").bounding_box()
+    assert page.locator("#b svg.b-machine").is_visible() and machine["y"] >= 0
+    assert page.locator("#b noscript").count() == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_embed_on_a_phone_keeps_every_word_at_12_px(browser, site_url, lang):
+def test_the_embed_on_a_phone_keeps_every_word_at_12_px(new_page, site_url, lang):
     """A course page read on a phone gives the frame the phone's width: the machine keeps its own
     size, nothing is wider than the frame, and every word of the bench renders at 12 px or more."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        open_bench(page, f"{site_url}embed/{lang}/specdec/")
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-        assert page.locator("#b svg.b-machine").bounding_box()["width"] >= 340
-        small = [t for t in page.evaluate(RENDERED_SIZES, "#b") if t["px"] < MIN_PX]
-        assert not small, small[:10]
-    finally:
-        context.close()
+    page = new_page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
+    open_bench(page, f"{site_url}embed/{lang}/specdec/")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#b svg.b-machine").bounding_box()["width"] >= 340
+    small = [t for t in page.evaluate(RENDERED_SIZES, "#b") if t["px"] < MIN_PX]
+    assert not small, small[:10]
 
 
 def test_on_a_phone_embed_this_opens_from_the_sheet(phone):

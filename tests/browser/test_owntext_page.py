@@ -20,6 +20,8 @@ from statistical import check_fit_and_power
 
 from corpus import count, export, tokenize
 
+pytestmark = pytest.mark.browser
+
 SITE = Path(__file__).resolve().parents[2] / "site"
 TUBE_ROUNDS = 100  # 5,000 draws in each tube (the most a bench state holds)
 MESSAGE = ".b-own__message"
@@ -210,7 +212,7 @@ def test_counting_sends_nothing_keeps_the_page_responsive_and_reports_its_stages
     assert len(gaps) > 5 and max(gaps) < 500, max(gaps)
 
 
-def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, browser, site_url):
+def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, new_page, site_url):
     page = own_bench("en")
     secret = own_text("prose.en")
     count_in_page(page, secret)
@@ -222,36 +224,32 @@ def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, brow
     for word in ("heron", "Mira", "canal"):
         assert word not in json.dumps(kept) and word.lower() not in json.dumps(kept)
     assert kept["local"] == kept["session"] == kept["databases"] == 0 and kept["cookie"] == ""
-    # A page opened from that link asks for the text again, and runs on the book meanwhile.
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    fresh = context.new_page()
+    # A page opened from that link, in the same browser context, asks for the text again, and
+    # runs on the book meanwhile.
+    fresh = new_page()
     open_bench(fresh, page.url)
     assert fresh.locator(".b-own__link-note").is_visible()
     assert fresh.locator("#b-own-text").input_value() == ""
     assert source(fresh) == {"source": "book"}
-    context.close()
+    fresh.close()
     run(page, [{"type": "use_book"}])
     settle(page)
     assert "text=own" not in page.url
 
 
-def test_a_worker_started_again_runs_on_the_book_and_says_so(browser, site_url):
+def test_a_worker_started_again_runs_on_the_book_and_says_so(new_page, site_url):
     """Retry after the worker died starts Python on the book's models: the panel says so."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")  # beside the text
-    page = context.new_page()
-    try:
-        open_bench(page, f"{site_url}en/specdec/")
-        count_in_page(page, own_text("prose.en"))
-        assert source(page)["source"] == "text"
-        worker = page.workers[0]
-        worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")
-        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=10_000)
-        assert page.locator(".b-own__count").is_disabled()
-        page.locator("#b .b-retry").click()
-        page.wait_for_function("() => window.specdecBench.getState().source.source === 'book'", timeout=120_000)
-        settle(page)
-        assert page.locator(MESSAGE).inner_text() == strings("en")["b_own_restarted"]
-        assert page.locator(".b-own__source-value").inner_text() == strings("en")["b_own_source_book"]
-        assert "text=own" not in page.url
-    finally:
-        context.close()
+    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")  # beside the text
+    open_bench(page, f"{site_url}en/specdec/")
+    count_in_page(page, own_text("prose.en"))
+    assert source(page)["source"] == "text"
+    worker = page.workers[0]
+    worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")
+    page.wait_for_selector("#b .b-status[data-state=failed]", timeout=10_000)
+    assert page.locator(".b-own__count").is_disabled()
+    page.locator("#b .b-retry").click()
+    page.wait_for_function("() => window.specdecBench.getState().source.source === 'book'", timeout=120_000)
+    settle(page)
+    assert page.locator(MESSAGE).inner_text() == strings("en")["b_own_restarted"]
+    assert page.locator(".b-own__source-value").inner_text() == strings("en")["b_own_source_book"]
+    assert "text=own" not in page.url

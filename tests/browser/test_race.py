@@ -21,8 +21,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def race_page(browser, site_url):
-    get, close = axe_pages(browser, site_url, show_race)  # the race is a tab beside the machine
+def race_page(shared_contexts, site_url):
+    get, close = axe_pages(shared_contexts, site_url, show_race)  # the race is a tab beside the machine
     yield get
     close()
 

@@ -110,7 +110,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     }
     for name, (body, headers, _) in served.items():
         (tmp_path / name).write_bytes(body)
-        page.context.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name, headers))
+        page.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name, headers))
     urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
     reasons = {"other-language": "does not match this page", **{n: r for n, (_, _, r) in served.items()}}

@@ -52,69 +52,57 @@ def shot(page, name: str):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("route", ["page", "embed"])
-def test_light_and_dark_with_axe(browser, site_url, route, lang):
+def test_light_and_dark_with_axe(new_page, site_url, route, lang):
     path, viewport = ROUTES[route]
-    context = browser.new_context(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
-    page = context.new_page()
-    try:
-        page.goto(site_url + path.format(lang=lang))
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
-        settle(page)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        seen, problems = {}, {}
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            seen[scheme] = page.evaluate(COLOURS)
-            problems[scheme] = page.evaluate(AXE_RUN)
-            shot(page, f"{route}-{lang}-{scheme}-{viewport['width']}")
-            if route == "page":  # a phone: the strip, then the bench opened over the text
-                page.set_viewport_size({"width": 360, "height": 740})
-                page.evaluate("() => document.getElementById('onebyone').scrollIntoView()")
-                shot(page, f"{route}-{lang}-{scheme}-360")
-                page.locator(".b-strip__open").click()
-                page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
-                problems[scheme + " (phone sheet)"] = page.evaluate(AXE_RUN)
-                shot(page, f"{route}-{lang}-{scheme}-360-bench")
-                page.keyboard.press("Escape")
-                page.set_viewport_size(viewport)
-                page.evaluate("() => window.scrollTo(0, 0)")
-        assert seen["light"]["luminance"] > 0.8 and seen["dark"]["luminance"] < 0.05, seen
-        assert seen["light"]["drum"] != seen["dark"]["drum"]  # the machine's colours are variables too
-        if route == "page":
-            assert seen["light"]["diagram"] != seen["dark"]["diagram"]  # and the drawn figures'
-        for scheme in ("light", "dark"):
-            assert seen[scheme]["focusRing"] != seen[scheme]["highlight"], (scheme, seen[scheme])
-        assert not any(problems.values()), problems
-    finally:
-        context.close()
+    page = new_page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+    page.goto(site_url + path.format(lang=lang))
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    settle(page)
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    seen, problems = {}, {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        seen[scheme] = page.evaluate(COLOURS)
+        problems[scheme] = page.evaluate(AXE_RUN)
+        shot(page, f"{route}-{lang}-{scheme}-{viewport['width']}")
+        if route == "page":  # a phone: the strip, then the bench opened over the text
+            page.set_viewport_size({"width": 360, "height": 740})
+            page.evaluate("() => document.getElementById('onebyone').scrollIntoView()")
+            shot(page, f"{route}-{lang}-{scheme}-360")
+            page.locator(".b-strip__open").click()
+            page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+            problems[scheme + " (phone sheet)"] = page.evaluate(AXE_RUN)
+            shot(page, f"{route}-{lang}-{scheme}-360-bench")
+            page.keyboard.press("Escape")
+            page.set_viewport_size(viewport)
+            page.evaluate("() => window.scrollTo(0, 0)")
+    assert seen["light"]["luminance"] > 0.8 and seen["dark"]["luminance"] < 0.05, seen
+    assert seen["light"]["drum"] != seen["dark"]["drum"]  # the machine's colours are variables too
+    if route == "page":
+        assert seen["light"]["diagram"] != seen["dark"]["diagram"]  # and the drawn figures'
+    for scheme in ("light", "dark"):
+        assert seen[scheme]["focusRing"] != seen[scheme]["highlight"], (scheme, seen[scheme])
+    assert not any(problems.values()), problems
 
 
 @pytest.mark.parametrize("theme,scheme", [("dark", "light"), ("light", "dark"), ("DARK", "light")])
-def test_the_embeds_theme_overrides_the_readers_setting(browser, site_url, theme, scheme):
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 700, "height": 1000})
-    page = context.new_page()
-    try:
-        # Before Python starts: theme.js sets it for the first paint.
-        page.goto(f"{site_url}embed/en/specdec/?theme={theme}")
-        dark = page.evaluate(COLOURS)["luminance"] < 0.05
-        assert dark == (theme.lower() == "dark")
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
-        assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
-        assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
-    finally:
-        context.close()
+def test_the_embeds_theme_overrides_the_readers_setting(new_page, site_url, theme, scheme):
+    page = new_page(color_scheme=scheme, viewport={"width": 700, "height": 1000})
+    # Before Python starts: theme.js sets it for the first paint.
+    page.goto(f"{site_url}embed/en/specdec/?theme={theme}")
+    dark = page.evaluate(COLOURS)["luminance"] < 0.05
+    assert dark == (theme.lower() == "dark")
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
+    assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
 
 
-def test_the_axe_check_catches_a_real_problem(browser, site_url):
+def test_the_axe_check_catches_a_real_problem(new_page, site_url):
     """Power check for the filter above: a nameless button and faint text are reported."""
-    context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    try:
-        page.goto(site_url)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
-            '<main><button></button><p style="color:#9a9a9a;background:#a0a0a0">faint</p></main>')""")
-        found = " ".join(page.evaluate(AXE_RUN))
-        assert "button-name" in found and "color-contrast" in found, found
-    finally:
-        context.close()
+    page = new_page(bypass_csp=True)
+    page.goto(site_url)
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
+        '<main><button></button><p style="color:#9a9a9a;background:#a0a0a0">faint</p></main>')""")
+    found = " ".join(page.evaluate(AXE_RUN))
+    assert "button-name" in found and "color-contrast" in found, found

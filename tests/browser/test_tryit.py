@@ -112,46 +112,38 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     assert not page.console_errors
 
 
-def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(browser, site_url):
+def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(new_page, site_url):
     """The embed (a course's iframe): the buttons are disabled with their reason while Python is
     held back, then work; axe-core finds nothing serious in a block before or after its answer."""
-    context = browser.new_context(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
-    page = context.new_page()
+    page = new_page(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
     held = []
-    context.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Python's runtime held back
-    try:
-        page.goto(f"{site_url}embed/en/specdec/?chapter=exact")
-        page.wait_for_function("() => document.querySelector('#exact .try__status').textContent.includes('Waiting')")
-        buttons = page.locator(".try__button")
-        assert all(buttons.nth(i).is_disabled() for i in range(buttons.count()))
-        assert page.locator("#exact .try__status").is_visible()
-        while not held:
-            page.wait_for_timeout(50)
-        held[0].continue_()
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        settle(page)
-        assert all(buttons.nth(i).is_enabled() for i in range(buttons.count()))
-        page.evaluate(LISTEN)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        axe = """async () => (await axe.run(document.querySelector('#exact .try'), { resultTypes: ['violations'] }))
-            .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)"""
-        assert page.evaluate(axe) == []
-        result = run_try(page, "exact", keyboard=False)
-        EXPECT["exact"](result["final"], result["snapshots"])
-        check_answer(page, "exact", "en", result)
-        assert page.evaluate(axe) == []
-    finally:
-        context.close()
+    page.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Python's runtime held back
+    page.goto(f"{site_url}embed/en/specdec/?chapter=exact")
+    page.wait_for_function("() => document.querySelector('#exact .try__status').textContent.includes('Waiting')")
+    buttons = page.locator(".try__button")
+    assert all(buttons.nth(i).is_disabled() for i in range(buttons.count()))
+    assert page.locator("#exact .try__status").is_visible()
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    assert all(buttons.nth(i).is_enabled() for i in range(buttons.count()))
+    page.evaluate(LISTEN)
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    axe = """async () => (await axe.run(document.querySelector('#exact .try'), { resultTypes: ['violations'] }))
+        .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)"""
+    assert page.evaluate(axe) == []
+    result = run_try(page, "exact", keyboard=False)
+    EXPECT["exact"](result["final"], result["snapshots"])
+    check_answer(page, "exact", "en", result)
+    assert page.evaluate(axe) == []
 
 
-def test_a_bench_that_cannot_start_says_so_beside_each_button(browser, site_url):
-    context = browser.new_context(reduced_motion="reduce")
-    page = context.new_page()
-    context.route("**/pyodide.asm.wasm*", lambda route: route.abort("blockedbyclient"))
-    try:
-        page.goto(f"{site_url}zh/specdec/")
-        page.wait_for_selector("#b[data-mode=failed]", timeout=30_000, state="attached")  # 720 px tall: the bench is a sheet
-        assert page.locator("#rule .try__button").is_disabled()
-        assert "重试" in page.locator("#rule .try__status").inner_text()
-    finally:
-        context.close()
+def test_a_bench_that_cannot_start_says_so_beside_each_button(new_page, site_url):
+    page = new_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
+    page.route("**/pyodide.asm.wasm*", lambda route: route.abort("blockedbyclient"))
+    page.goto(f"{site_url}zh/specdec/")
+    page.wait_for_selector("#b[data-mode=failed]", timeout=30_000, state="attached")  # 720 px tall: the bench is a sheet
+    assert page.locator("#rule .try__button").is_disabled()
+    assert "重试" in page.locator("#rule .try__status").inner_text()
