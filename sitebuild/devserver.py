@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import threading
+import time
 import traceback
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -145,6 +146,23 @@ def is_code(path: Path) -> bool:
     return path.suffix == ".py"
 
 
+def saved_since(paths: list[Path], since: float) -> list[Path]:
+    """Watched files saved after `since`: a save made while the server built, before its watcher
+    ran, which the watcher never hears of."""
+    from watchfiles import Change, DefaultFilter
+
+    keep = DefaultFilter()
+    found = []
+    for root in paths:
+        for path in [root] if root.is_file() else root.rglob("*"):
+            try:
+                if path.is_file() and path.stat().st_mtime > since and keep(Change.modified, str(path)):
+                    found.append(path)
+            except OSError:
+                continue
+    return sorted(found)
+
+
 def rebuild(opts: Options, memo: dict, state: BuildState | None = None, show_traceback: bool = False):
     """Build once, say how it went in the terminal, and tell the open pages (if serving)."""
     try:
@@ -183,6 +201,7 @@ def serve(opts: Options, host: str, port: int, show_traceback: bool = False) -> 
     opts.out = opts.out.resolve()
     memo: dict = {}  # the models and figures, kept while only content and templates change
     opts.force = True  # a fresh site, and a warm memo for the first save
+    began = time.time()
     first = rebuild(opts, memo, None, show_traceback)
     opts.force = False
     if first is not None and first.exit_code != 1:
@@ -194,10 +213,19 @@ def serve(opts: Options, host: str, port: int, show_traceback: bool = False) -> 
     server = make_server(opts.out, host, port, handler=functools.partial(handler, directory=str(opts.out)))
     port = server.server_address[1]
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"serving http://{host}:{port}/en/specdec/ and /zh/specdec/; rebuilding on every change "
-          f"(Ctrl+C stops)", flush=True)
+    watched = watched_paths(opts)
+    watching = False
     try:
-        for changes in watchfiles.watch(*watched_paths(opts), step=50):
+        # yield_on_timeout: the first (empty) answer comes once the watcher runs, and only then
+        # does the server say it is serving, after catching up on saves made while it built.
+        for changes in watchfiles.watch(*watched, step=50, rust_timeout=500, yield_on_timeout=True):
+            if not watching:
+                watching = True
+                print(f"serving http://{host}:{port}/en/specdec/ and /zh/specdec/; rebuilding on every "
+                      f"change (Ctrl+C stops)", flush=True)
+                changes = {(None, str(p)) for p in saved_since(watched, began)}
+            if not changes:
+                continue
             paths = sorted(Path(p) for _, p in changes)
             code = next((p for p in paths if is_code(p)), None)
             if code is not None:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 
 from sitebuild import header_rules, headers
-from sitebuild.devserver import BuildState, DevHandler
+from sitebuild.devserver import BuildState, DevHandler, saved_since
 from sitebuild.serve import make_server
 
 
@@ -157,3 +157,20 @@ def test_the_dev_server_sends_the_404_page_with_its_reload_tags(site):
         assert status == 404
         assert b"/__specdec__/reload.js" in body and b"Page not found" in body
         assert "frame-ancestors 'self'" in sent["Content-Security-Policy"]
+
+
+def test_a_save_made_while_the_dev_server_builds_is_caught_up(tmp_path):
+    """The watcher starts after the first build: saved_since finds what was saved meanwhile
+    (and not what only the tools write, like bytecode), so the server rebuilds for it."""
+    import os
+
+    site, single = tmp_path / "site", tmp_path / "build.py"
+    (site / "en").mkdir(parents=True)
+    old, new, cache = site / "en" / "01.md", site / "en" / "02.md", site / "en" / "x.pyc"
+    for path in (old, new, cache, single):
+        path.write_text("text", encoding="utf-8")
+    os.utime(old, (1_000, 1_000))
+    os.utime(single, (1_000, 1_000))
+    assert saved_since([site, single], 2_000) == [new]
+    os.utime(single, (3_000, 3_000))
+    assert saved_since([site, single], 2_000) == sorted([new, single])
