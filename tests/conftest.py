@@ -36,6 +36,25 @@ def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> P
     return out
 
 
+# The order the test modules are handed out in (pytest-xdist sends whole modules, in collection
+# order, to whichever process is free): first those that need no built site (the sim, the
+# counting), so that while the first process to need the site builds it (on a fresh clone that
+# includes Pyodide's snapshots, made in Node) the other is busy; then the long browser modules;
+# last the many short site checks, which even out the processes' ends (the one long site module,
+# which runs Pyodide in Node, goes with the browser modules).
+FIRST, LAST, LONG = ("corpus", "sim"), ("site",), ("test_runtime_files.py",)
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        folder = Path(item.path).relative_to(Path(__file__).parent).parts[0]
+        if folder in FIRST or folder.endswith(".py"):
+            return 0
+        return 2 if folder in LAST and Path(item.path).name not in LONG else 1
+
+    items.sort(key=rank)  # stable: each module's tests stay together and in order
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     return once_per_run(tmp_path_factory, "site",
