@@ -37,20 +37,25 @@ def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> P
 
 
 # The order the test modules are handed out in (pytest-xdist sends whole modules, in collection
-# order, to whichever process is free): first those that need no built site (the sim, the
+# order, to whichever process is free). First those that need no built site (the sim, the
 # counting), so that while the first process to need the site builds it (on a fresh clone that
-# includes Pyodide's snapshots, made in Node) the other is busy; then the long browser modules;
-# last the many short site checks, which even out the processes' ends (the one long site module,
-# which runs Pyodide in Node, goes with the browser modules).
-FIRST, LAST, LONG = ("corpus", "sim"), ("site",), ("test_runtime_files.py",)
+# includes Pyodide's snapshots, made in Node) the other is busy. Then the longest modules (about
+# 30 to 60 s each here), then the other browser modules, and last the many short site checks, so
+# that neither process is left running a long module alone at the end.
+FIRST = ("corpus", "sim")
+LONGEST = ("test_bench_state.py", "test_start_paths.py", "test_tryit.py", "test_themes.py",
+           "test_bench_drawing.py", "test_runtime_files.py")
 
 
 def pytest_collection_modifyitems(items):
-    def rank(item) -> int:
-        folder = Path(item.path).relative_to(Path(__file__).parent).parts[0]
+    def rank(item) -> tuple[int, int]:
+        path = Path(item.path)
+        folder = path.relative_to(Path(__file__).parent).parts[0]
         if folder in FIRST or folder.endswith(".py"):
-            return 0
-        return 2 if folder in LAST and Path(item.path).name not in LONG else 1
+            return (0, 0)
+        if path.name in LONGEST:
+            return (1, LONGEST.index(path.name))
+        return (2, 0) if folder == "browser" else (3, 0)
 
     items.sort(key=rank)  # stable: each module's tests stay together and in order
 
