@@ -149,6 +149,26 @@ def test_a_burst_of_actions_writes_the_address_bar_once(shared_bench):
     assert (q["gamma"], q["batch"], q["draft"], q["steps"], q["rounds"]) == ("5", "9", "unigram", "2", "4")
 
 
+def test_a_burst_of_changes_measures_only_the_state_it_ends_in(shared_bench):
+    """Readouts of a new draft, gamma or rule cost Pyodide up to a second or two: three changes
+    queued at once ask the worker for readouts once, for the last state, and it is drawn."""
+    page = shared_bench("zh")
+    reset(page, "?gamma=4&draft=bigram&rule=exact")
+    got = page.evaluate("""async () => {
+        const api = window.specdecBench;
+        const asked = window.specdecBenchTimings.length;
+        await api.run([{ type: "set", name: "gamma", value: 7 }, { type: "set", name: "draft", value: "same" },
+                       { type: "set", name: "rule", value: "replace_from_p" }]);
+        await api.idle();
+        const calls = window.specdecBenchTimings.slice(asked).map((t) => t.command);
+        return { calls, readouts: api.getState().view.readouts };
+    }""")
+    assert got["calls"] == ["act", "act", "act", "readouts"], got["calls"]
+    ro = got["readouts"]
+    assert ro["settings"]["gamma"] == 7 and ro["settings"]["draft"] == "same" and ro["settings"]["rule"] == "replace_from_p"
+    assert page.locator("#b .b-alpha").text_content() == f"{ro['alpha']:.3f}"
+
+
 def test_bench_works_from_the_keyboard_alone(shared_bench):
     page = shared_bench("en")
     reset(page)

@@ -34,6 +34,7 @@ export class Announcer {
 }
 
 export function readoutsLine(ro) {
+  if (!ro) return ""; // not measured: an action queued behind this one replaced its state
   return text("b_live_readouts", {
     alpha: format.num(ro.alpha, 3),
     counted: format.num(ro.tokens_per_pass_counted, 2),

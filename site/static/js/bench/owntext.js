@@ -148,13 +148,15 @@ export class OwnTextView {
       return this.say("error", text("b_own_error_and_kept", { error: said, kept: text("b_own_kept") }));
     }
     const s = reply.source;
+    await this.store.idle(); // an action queued meanwhile is measured in the state it leaves
+    const readouts = this.store.getState().view.readouts;
     this.say("done", text("b_own_done", {
       tokens: format.int(s.tokens),
       vocab: format.int(s.vocab),
       bigrams: format.int(s.bigram_types),
       trigrams: format.int(s.trigram_types),
       prefix: s.prefix,
-      alpha: format.num(this.store.getState().view.readouts.alpha, 3),
+      alpha: readouts ? format.num(readouts.alpha, 3) : "—",
     }));
   }
 

@@ -31,6 +31,8 @@
 //                                       leaves the models as they were. The text is kept nowhere else.
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
+// Readouts are measured for the state the queue ends in, not for states a queued action replaces
+// (their view.readouts stays null, and their summary leaves the readouts out).
 import { SimFailure } from "../sim-client.js";
 import { motion, pause } from "./anim.js";
 
@@ -165,7 +167,7 @@ export class Store {
       item.phase = "measure";
       await this.notify({ kind: "act", action, reply, before });
     }
-    if (!this.state.view.readouts) {
+    if (!this.state.view.readouts && !this.replacedSoon(item)) {
       await this.notify({ kind: "measuring", action });
       const readouts = await this.sim.call("readouts", this.state.bench.settings);
       this.state = { ...this.state, view: { ...this.state.view, readouts } };
@@ -177,6 +179,14 @@ export class Store {
       return "again";
     }
     return "done";
+  }
+
+  // A bench (or models) action waits behind item, so item's state is about to be replaced: its
+  // readouts are not measured (a new draft, gamma or rule costs Pyodide up to a second or two),
+  // and a burst of changes measures only the state it ends in.
+  replacedSoon(item) {
+    return this.queue.some((other) => other !== item
+      && (BENCH_ACTIONS.has(other.action.type) || MODEL_ACTIONS.has(other.action.type)));
   }
 
   // Actions of the page alone (not part of a link).
