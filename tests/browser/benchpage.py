@@ -32,6 +32,7 @@ def axe_pages(shared_contexts, site_url: str, prepare=None):
                 prepare(page)
             page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
             pages[lang] = page
+        pages[lang].bring_to_front()  # see conftest.shared_bench
         return pages[lang]
 
     def close():

@@ -112,6 +112,11 @@ def shared_bench(shared_contexts, site_url):
     shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
     page errors in page.console_errors; each test puts the page in the state it needs
     (tests/browser/benchpage.py: reset).
+
+    Each call brings the page to the front of its context. Headless Chromium draws only the
+    front tab of a context; a page behind another gets no animation frames, and Playwright's
+    clicks and waits, which wait for frames, then take a second or more each (measured: 3 s per
+    Count in the own-text tests, 33 s in one test, until the page was brought to the front).
     """
     from benchpage import open_bench
 
@@ -122,6 +127,7 @@ def shared_bench(shared_contexts, site_url):
             page = watch_errors(shared_contexts.page(reduced_motion="reduce"))
             open_bench(page, f"{site_url}{lang}/specdec/")
             pages[lang] = page
+        pages[lang].bring_to_front()
         return pages[lang]
 
     yield get

@@ -61,12 +61,19 @@ def course():
 
 
 @pytest.fixture(scope="module")
-def dialog_page(shared_contexts, site_url):
-    """The full English page with the bench live, where the author opens "Embed this"."""
+def live_dialog_page(shared_contexts, site_url):
     page = shared_contexts.page(reduced_motion="reduce")
     open_bench(page, f"{site_url}en/specdec/")
     yield page
     page.close()
+
+
+@pytest.fixture
+def dialog_page(live_dialog_page):
+    """The full English page with the bench live, where the author opens "Embed this"; in front
+    of the pages other tests opened in its context (see conftest.shared_bench)."""
+    live_dialog_page.bring_to_front()
+    return live_dialog_page
 
 
 def snippet(page, chapter: str = "", theme: str = "") -> str:

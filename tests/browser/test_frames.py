@@ -41,6 +41,7 @@ def phone(shared_contexts, site_url):
         if lang not in pages:
             pages[lang] = shared_contexts.page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
             open_bench(pages[lang], f"{site_url}{lang}/specdec/")
+        pages[lang].bring_to_front()  # see conftest.shared_bench
         return pages[lang]
 
     yield get
