@@ -7,6 +7,7 @@ The commands are those of docs/bench-protocol.md, implemented in sim.bench.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from .bench import Bench, BenchError
@@ -25,9 +26,9 @@ class Session:
     cannot be counted leaves the models in use as they were.
     """
 
-    def __init__(self, language):
+    def __init__(self, language, measured: list | None = None):
         self.language = language
-        self.book = Bench(language)
+        self.book = Bench(language, measured)
         self.bench = self.book
         self.own_summary = None
         self.commands = {"use_text": self.use_text, "use_book": self.use_book, "source": self.source,
@@ -88,5 +89,27 @@ class Session:
             return json.dumps(reply, ensure_ascii=False)
 
 
-def open_session(model_json: str) -> Session:
-    return Session(load_language(json.loads(model_json)))
+def measurements_json(model_json: str, language) -> str:
+    """Every readout measurement on a model (sim.bench.readouts.measure_every_setting), as the
+    build ships it for open_session, tied to the model's text by its sha256."""
+    from .bench.readouts import measure_every_setting
+
+    return json.dumps({"model_sha256": _sha256(model_json), "runs": measure_every_setting(language)},
+                      separators=(",", ":"), sort_keys=True)
+
+
+def open_session(model_json: str, measured_json: str | None = None) -> Session:
+    """A session on a model; with measured_json (measurements_json of this very model), its
+    readouts answer at once at every setting instead of measuring on first use."""
+    measured = None
+    if measured_json is not None:
+        doc = json.loads(measured_json)
+        if doc.get("model_sha256") != _sha256(model_json):
+            raise ValueError("the readout measurements were made on another model: build them again "
+                             "from this model (sim.session.measurements_json)")
+        measured = doc["runs"]
+    return Session(load_language(json.loads(model_json)), measured)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -44,13 +44,15 @@ class Result:
     reports: list[str] = field(default_factory=list)
 
 
-def write_runtime(stage: Path, models: dict, site: Path = SITE) -> dict:
-    """Static files, Pyodide and its start-up files, and the models; return their versioned paths."""
+def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE) -> dict:
+    """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
+    measured: per language, the readout table the snapshots' sessions open with."""
     from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
 
     static_versions = assets.copy_static(site / "static", stage)
     model_bytes = {lang: model.json_text.encode("utf-8") for lang, model in models.items()}
-    python = runtime.write_runtime_files(stage, model_bytes)
+    python = runtime.write_runtime_files(stage, model_bytes,
+                                         {lang: text.encode("utf-8") for lang, text in measured.items()})
     (stage / "models").mkdir()
     model_versions = {}
     for lang, data in model_bytes.items():
@@ -74,7 +76,7 @@ def build(opts: Options, memo: dict | None = None) -> Result:
 
     products = render.prepare(opts, memo)
     with output.staged(out) as stage:
-        products.site["runtime"] = write_runtime(stage, products.models, opts.site)
+        products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
         render.write_pages(stage, products)
         headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped

@@ -33,6 +33,7 @@ class Products:
     site: dict
     sources: Sources
     models: dict[str, ModelFile]
+    measured: dict[str, str]  # per language: the readout table the page's session opens with
     rendered: dict
     templates: Path
 
@@ -72,6 +73,14 @@ def figure_texts(languages: dict) -> dict:
     return texts
 
 
+def readout_tables(models: dict, languages: dict) -> dict:
+    """Per language: every readout measurement on the book's model, for the page's session."""
+    from .figures.measured import readout_table
+
+    with boundary(file=FIGURES_CODE):
+        return {lang: readout_table(models[lang].json_text, language) for lang, language in languages.items()}
+
+
 def bench_pictures(languages: dict, strings: dict) -> dict:
     """Per language: the bench's first picture, computed by the sim as the page's worker would."""
     from . import bench_picture
@@ -101,6 +110,7 @@ def prepare(opts, memo: dict | None = None) -> Products:
     languages = _remember(memo, "languages", model_key, lambda: {
         lang: load_language(json.loads(m.json_text)) for lang, m in models.items()})
     texts = _remember(memo, "figures", model_key, lambda: figure_texts(languages))
+    measured = _remember(memo, "measured", model_key, lambda: readout_tables(models, languages))
     strings = {lang: dict(c.strings) for lang, c in contents.items()}
     pictures = _remember(memo, "pictures", (model_key, json.dumps(strings, sort_keys=True)),
                          lambda: bench_pictures(languages, strings))
@@ -129,7 +139,7 @@ def prepare(opts, memo: dict | None = None) -> Products:
         for section, shown in zip(language_content.sections, sections):
             shown["try"] = tryit.render(section, values, spec) if section.is_chapter else None
         rendered[lang] = (sections, pictures[lang])
-    return Products(contents, site, sources, models, rendered, opts.templates)
+    return Products(contents, site, sources, models, measured, rendered, opts.templates)
 
 
 def write_pages(stage: Path, products: Products) -> None:

@@ -209,6 +209,19 @@ def test_measurements_are_cached_by_what_they_read(tmp_path, monkeypatch):
     assert len(calls) == 3
 
 
+def test_the_cache_key_reads_every_module_of_sim_subpackages_included(tmp_path, monkeypatch):
+    """The readouts live in sim/bench/: an edit there must miss the cache (it once read sim/*.py only)."""
+    import shutil
+
+    sim = tmp_path / "sim"
+    shutil.copytree(cache.REPO / "sim", sim, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "CODE", (sim, cache.CODE[1]))
+    before = cache.code_digest()
+    with (sim / "bench" / "readouts.py").open("a", encoding="utf-8") as f:
+        f.write("\n# an edit\n")
+    assert cache.code_digest() != before
+
+
 def test_roofline_figures_are_the_same_on_both_pages():
     computed = _computed()
     for name in figures.roofline_figures():

@@ -46,11 +46,11 @@ def own_text_spec() -> dict:
 
 
 class Bench:
-    """The bench's commands for one language."""
+    """The bench's commands for one language (measured: see Readouts)."""
 
-    def __init__(self, language):
+    def __init__(self, language, measured: list | None = None):
         self.language = language
-        self._readouts = Readouts(language)
+        self._readouts = Readouts(language, measured)
         self._replays = Replays(language, self._readouts)
         self.handlers = {
             "runtime": lambda _args: commands.runtime(),

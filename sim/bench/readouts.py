@@ -12,8 +12,12 @@ further back. So greedy readouts come from GREEDY_RUNS short runs from different
 sentence starts, each stopped at the pass in which its text returns to a two-token context it
 had already seen (or at GREEDY_RUN_TOKENS tokens): every loop is counted at most once per start.
 
-Cost: a measurement takes 0.05-0.7 s; each (draft, gamma, greedy, rule) is measured once per
-session and cached (alpha needs the gamma-4 one too; batch changes are free).
+Cost: a measurement takes 0.05-0.3 s in CPython and 0.3-1.5 s in Pyodide; each (draft, gamma,
+greedy, rule) is measured once per session and cached (alpha needs the gamma-4 one too; batch
+changes are free). On the book's models the build measures every one of them in CPython
+(measure_every_setting) and the page's snapshot opens its session with them, so the readouts
+answer at once at every setting; a reader's own text is measured in the page as it is used.
+The measurements are deterministic (fixed seeds, the same code), so both give the same numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from .. import roofline as rl
 from .. import stats
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
-from .settings import MAX_GAMMA, check_settings
+from .settings import DRAFTS, MAX_GAMMA, RULES, check_settings
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
 
@@ -79,15 +83,44 @@ def greedy_runs(language, draft_name: str, gamma: int, *, runs: int = GREEDY_RUN
             "max_tokens": max_tokens, "seed": seed}
 
 
-class Readouts:
-    """The readouts of one language's models, with the session's cache of measurements."""
+def _key(draft: str, gamma: int, greedy: bool, rule: str) -> tuple:
+    return (draft, gamma, True) if greedy else (draft, gamma, False, rule)  # greedy ignores the rule
 
-    def __init__(self, language):
+
+def every_setting() -> list[tuple[str, int, bool, str]]:
+    """Every (draft, gamma, greedy, rule) a measurement can be asked for; greedy ones once."""
+    modes = [(True, RULES[0])] + [(False, rule) for rule in RULES]
+    return [(draft, gamma, greedy, rule) for draft in DRAFTS for gamma in range(1, MAX_GAMMA + 1)
+            for greedy, rule in modes]
+
+
+# The fields of a measurement that readouts() reads (the rest, such as a sample of the text, stays out
+# of the table the page's snapshot carries).
+RUN_FIELDS = ("alpha", "acceptance_rate", "tokens_per_pass", "passes", "tokens", "runs_looped")
+
+
+def measure_every_setting(language) -> list[list]:
+    """[draft, gamma, greedy, rule, run] for every setting: what Readouts(measured=...) takes."""
+    readouts = Readouts(language)
+    return [[*setting, {k: v for k, v in readouts.measure(*setting).items() if k in RUN_FIELDS}]
+            for setting in every_setting()]
+
+
+class Readouts:
+    """The readouts of one language's models, with the session's cache of measurements.
+
+    measured: measure_every_setting's list, made on these same models (by the build), taken
+    as the cache's first entries.
+    """
+
+    def __init__(self, language, measured: list | None = None):
         self.language = language
         self._runs: dict[tuple, dict] = {}
+        for draft, gamma, greedy, rule, run in measured or ():
+            self._runs[_key(draft, gamma, greedy, rule)] = run
 
     def measure(self, draft: str, gamma: int, greedy: bool, rule: str) -> dict:
-        key = (draft, gamma, True) if greedy else (draft, gamma, False, rule)  # greedy ignores the rule (see cached)
+        key = _key(draft, gamma, greedy, rule)
         run = self._runs.get(key)
         if run is None:
             if greedy:
@@ -116,8 +149,7 @@ class Readouts:
     def cached(self, settings: dict) -> bool:
         """Whether readouts(settings) would answer at once (both its measurements are made)."""
         s = settings
-        keys = [(s["draft"], gamma, True) if s["greedy"] else (s["draft"], gamma, False, s["rule"])
-                for gamma in (READOUT_GAMMA, s["gamma"])]
+        keys = [_key(s["draft"], gamma, s["greedy"], s["rule"]) for gamma in (READOUT_GAMMA, s["gamma"])]
         return all(key in self._runs for key in keys)
 
     def readouts(self, args: dict) -> dict:

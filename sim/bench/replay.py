@@ -92,8 +92,9 @@ class Replays:
         """Everything the page draws for a bench state.
 
         The readouts take a measurement the first time a draft and mode are seen (up to a second
-        in the worker); with measure=False they are left out (None) unless already measured, so
-        a replay is drawn at once and the page asks for them next (command "readouts").
+        in the worker) unless the session opened with the build's table of them (Readouts); with
+        measure=False they are left out (None) unless already measured, so a replay is drawn at
+        once and the page asks for them next (command "readouts").
         """
         state = check_state(state)
         settings, steps, rounds = state["settings"], state["steps"], state["rounds"]

@@ -21,10 +21,11 @@ CODE = (REPO / "sim", Path(__file__).with_name("measured.py"))
 
 
 def code_digest() -> str:
+    """Every module of sim, subpackages included (sim/bench holds the readouts), and measured.py."""
     digest = hashlib.sha256()
     for root in CODE:
-        for path in sorted(root.glob("*.py")) if root.is_dir() else [root]:
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        for path in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

@@ -50,14 +50,17 @@ def sim_wheel(root: Path) -> Path:
     return found
 
 
-def start_files(models: dict[str, bytes], root: Path) -> tuple[Path, str]:
-    """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key."""
+def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]) -> tuple[Path, str]:
+    """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key.
+    measured: per language, the readout table (sim.session.measurements_json) each snapshot's
+    session opens with."""
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
     key = cache.digest([
         *[(f"pyodide/{name}", (pyodide / name).read_bytes()) for name in PYODIDE_INPUTS],
         ("wheel", built_wheel.read_bytes()),
         *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
+        *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
         *_sources(HERE),
         ("node", maker.node_version().encode()),
         ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
@@ -65,15 +68,15 @@ def start_files(models: dict[str, bytes], root: Path) -> tuple[Path, str]:
 
     def make(out: Path) -> None:
         maker.make(out, pyodide=pyodide, wheel=built_wheel, package=wheel.DIST_NAME, sim=SIM,
-                   models=models, token=key[:16])
+                   models=models, measured=measured, token=key[:16])
 
     return cache.cached(root, "pyodide-start", key, make), key[:16]
 
 
-def write_runtime_files(stage: Path, models: dict[str, bytes]) -> dict:
+def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes]) -> dict:
     """Copy Pyodide and the start files into the site; return the page's runtime settings."""
     pyodide_rel, _ = assets.copy_pyodide(stage)
-    folder, token = start_files(models, cache_root())
+    folder, token = start_files(models, cache_root(), measured)
     py = stage / "py"
     py.mkdir(exist_ok=True)
 

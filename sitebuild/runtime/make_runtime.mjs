@@ -2,14 +2,15 @@
 // one memory snapshot per language. Called by sitebuild/runtime/maker.py with a job file:
 //   node make_runtime.mjs JOB.json      (writes a JSON report to job.report; exit 1 on failure)
 // Job: {pyodide, lock, package, wheel, helper, imports, simModules, models: {lang: path},
-//       stdlibOut, snapshots: {lang: path}, token, report}
+//       measured: {lang: path} (the readout tables), stdlibOut, snapshots: {lang: path}, token, report}
 //
 // 1. Survey: Pyodide with its full stdlib installs the sim wheel through the lock file (as the
 //    page's fallback does), carries out every import sim names, runs every session command once,
 //    then compiles the stdlib modules now loaded to .pyc: the trimmed stdlib.
 // 2. Per language, Pyodide starts on that trimmed stdlib, installs the same wheel,
 //    imports everything again (a module missing from the trimmed stdlib fails here, at build
-//    time), opens the session on the language's model and saves its memory.
+//    time), opens the session on the language's model (with its readout table: every readout
+//    measurement, made by the build in CPython) and saves its memory.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
 // for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
 import fs from "node:fs";
@@ -89,13 +90,14 @@ async function snapshot(loadPyodide, job, lang) {
   }
   helper.destroy();
   pyodide.globals.set("specdec_model_json", fs.readFileSync(job.models[lang], "utf8"));
+  pyodide.globals.set("specdec_measured_json", job.measured[lang] ? fs.readFileSync(job.measured[lang], "utf8") : null);
   // The worker finds these two names in __main__ after the restore.
   pyodide.runPython(`
 import gc
 import sim.session
-specdec_session = sim.session.open_session(specdec_model_json)
+specdec_session = sim.session.open_session(specdec_model_json, specdec_measured_json)
 specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.stringify(lang)}}
-del specdec_model_json
+del specdec_model_json, specdec_measured_json
 gc.collect()
 `);
   const memory = pyodide.makeMemorySnapshot();

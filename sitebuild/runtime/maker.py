@@ -36,10 +36,13 @@ def node_version() -> str:
 
 
 def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
-         models: dict[str, bytes], token: str, snapshots: bool = True) -> dict:
+         models: dict[str, bytes], token: str, snapshots: bool = True,
+         measured: dict[str, bytes] | None = None) -> dict:
     """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.gz into work.
 
-    snapshots=False makes the stdlib alone (the survey still runs every command on each model)."""
+    measured: per language, the readout table each snapshot's session opens with (none: the
+    session measures as it goes). snapshots=False makes the stdlib alone (the survey still runs
+    every command on each model)."""
     langs = list(models) if snapshots else []
     shutil.copyfile(wheel, work / wheel.name)
     lock = write_lock(pyodide / "pyodide-lock.json", work / wheel.name, work / "pyodide-lock.json")
@@ -47,6 +50,8 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     scratch.mkdir()
     for lang, data in models.items():
         (scratch / f"{lang}.json").write_bytes(data)
+    for lang, data in (measured or {}).items():
+        (scratch / f"{lang}.measured.json").write_bytes(data)
     job = {
         "pyodide": f"{pyodide}/",
         "lock": str(work / "pyodide-lock.json"),
@@ -56,6 +61,7 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
         "imports": imports.named_imports(sim),
         "simModules": imports.package_modules(sim),
         "models": {lang: str(scratch / f"{lang}.json") for lang in models},
+        "measured": {lang: str(scratch / f"{lang}.measured.json") for lang in (measured or {})},
         "stdlibOut": str(work / "python_stdlib.zip"),
         "snapshots": {lang: str(scratch / f"{lang}.snapshot") for lang in langs},
         "token": token,

@@ -133,3 +133,26 @@ def build_platform() -> str:
     from sim.bench import runtime
 
     return runtime()["platform"]
+
+
+BURST = """async () => {
+    const api = window.specdecBench;
+    const asked = window.specdecBenchTimings.length;
+    await api.run([{ type: "set", name: "gamma", value: 7 }, { type: "set", name: "draft", value: "same" },
+                   { type: "set", name: "rule", value: "replace_from_p" }]);
+    await api.idle();
+    const calls = window.specdecBenchTimings.slice(asked).map((t) => t.command);
+    return { calls, readouts: api.getState().view.readouts };
+}"""
+
+
+def check_burst(page, calls: list[str]) -> None:
+    """Three changes queued at once (a new gamma, draft and rule): the worker calls they make, and
+    the last state's readouts drawn (on the book's models in test_bench, on a pasted text's in
+    test_owntext_page)."""
+    reset(page, "?gamma=4&draft=bigram&rule=exact")
+    got = page.evaluate(BURST)
+    assert got["calls"] == calls, got["calls"]
+    ro = got["readouts"]
+    assert ro["settings"]["gamma"] == 7 and ro["settings"]["draft"] == "same" and ro["settings"]["rule"] == "replace_from_p"
+    assert page.locator("#b .b-alpha").text_content() == f"{ro['alpha']:.3f}"

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from benchpage import open_bench, reset, run, settle, snapshot, tube_counts
+from benchpage import check_burst, open_bench, reset, run, settle, snapshot, tube_counts
 from owntext_fixtures import own_text
 from statistical import check_fit_and_power
 
@@ -117,6 +117,15 @@ def test_the_whole_bench_runs_on_a_pasted_text(own_bench):
     page.wait_for_function("() => window.specdecBench.getState().source.source === 'book'")
     settle(page)
     assert page.locator(".b-own__source-value").inner_text() == strings("en")["b_own_source_book"]
+
+
+def test_a_burst_of_changes_on_a_pasted_text_measures_only_the_state_it_ends_in(own_bench):
+    """A pasted text's readouts are measured in the page as they are asked for (the build's table
+    covers the book's models only), up to a second or two each: three changes queued at once ask
+    the worker for readouts once, for the last state, and it is drawn."""
+    page = own_bench("zh")
+    count_in_page(page, own_text("refrain.zh"))
+    check_burst(page, ["act", "act", "act", "readouts"])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

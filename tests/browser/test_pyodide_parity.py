@@ -1,6 +1,10 @@
 """The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6),
 on both ways the worker starts Python (issue 13): from the language's memory snapshot, and the
-fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage)."""
+fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage).
+
+The readouts too: the snapshot's session opens with the build's table of every measurement
+(made in CPython), the fallback's measures in Pyodide as it goes; both give CPython's numbers,
+and only the snapshot's answers a setting it has not been asked before without measuring."""
 
 import json
 
@@ -18,16 +22,28 @@ CASES = [
     ]
 ]
 
+# Settings the page has not measured at start (a new draft, gamma and mode each).
+READOUT_CASES = [{"draft": "unigram", "gamma": 7}, {"draft": "same", "gamma": 2, "greedy": True},
+                 {"gamma": 5, "rule": "typical"}]
+
 # Runs in the page, through the page's own worker (the bench's public API passes a raw call on);
-# `via` is how that worker started Python (sim-start.js holds the page's one client).
-RUN_IN_PYODIDE = """async ([cases, prefix]) => {
+# `via` is how that worker started Python (sim-start.js holds the page's one client). `unasked`:
+# the readouts a view may give without measuring (measure: false) at settings not asked before.
+RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   const api = window.specdecBench;
   await api.idle();
   const start = await import(document.querySelector('script[src*="sim-start.js"]').src);
   const runtime = await api.call('runtime', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));
-  return { runtime, via: start.simClient().via, traces };
+  const state = api.getState().bench;
+  const unasked = [], readouts = [];
+  for (const c of readoutCases) {
+    const view = await api.call('view', { state: { ...state, settings: { ...state.settings, ...c } }, measure: false });
+    unasked.push(view.readouts);
+    readouts.push(await api.call('readouts', { ...state.settings, ...c }));
+  }
+  return { runtime, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
 }"""
 
 
@@ -38,7 +54,7 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site,
         page.route("**/*.snapshot.gz", lambda route: route.abort())
     page.goto(f"{site_url}{lang}/specdec/")
     page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
-    got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix])
+    got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, READOUT_CASES])
     assert got["via"] == via
     assert got["runtime"]["platform"] == "emscripten"
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
@@ -47,3 +63,7 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site,
         assert in_browser.pop("runtime")["platform"] == "emscripten"
         assert in_cpython.pop("runtime")["platform"] != "emscripten"
         assert in_browser == in_cpython, case
+    for case, unasked, in_browser in zip(READOUT_CASES, got["unasked"], got["readouts"]):
+        in_cpython = json.loads(json.dumps(session.bench.readouts({**got["settings"], **case})))  # measured here
+        assert in_browser == in_cpython, case
+        assert unasked == (in_cpython if via == "snapshot" else None), case

@@ -115,3 +115,49 @@ def test_roofline_speculation_pays_while_arithmetic_is_idle_and_not_beyond():
     # Long context: the cache read dominates, the lanes share it, speculation still pays at 64.
     mid = bench.roofline_readout(64, 4, tpp)
     assert mid["tokens_per_s_with_cache"] > mid["plain"]["with_cache"]["tokens_per_s"]
+
+
+# --- the build's table of every measurement ------------------------------------------------------
+
+def test_a_session_opened_with_the_builds_table_answers_every_setting_as_one_that_measures(sim_languages):
+    """The table (made here through the build's own cached call) covers every setting, so the
+    readouts of any setting answer without measuring; and they are the readouts a session that
+    measures gives (every greedy and rule mode, both ends of gamma, each draft). Power check: one
+    changed number in the table shows in the readouts."""
+    import json
+    import random
+
+    from corpus_models import model_json
+    from sitebuild.figures.measured import readout_table
+
+    from sim.session import open_session
+
+    text = model_json("en")
+    table = readout_table(text, sim_languages["en"])
+    with_table, measuring = open_session(text, table), Session(sim_languages["en"])
+    readouts = with_table.bench._readouts
+    settings = [{"draft": d, "gamma": g, "greedy": gr, "rule": r} for d, g, gr, r in ro.every_setting()]
+    assert all(readouts.cached({**bench.DEFAULTS, **s}) for s in settings)
+    sample = random.Random(5).sample(settings, 6) + [
+        {"draft": "bigram", "gamma": 1, "greedy": False, "rule": "exact"},
+        {"draft": "same", "gamma": 8, "greedy": True, "rule": "exact"}]
+    for s in sample:
+        assert with_table.bench.readouts(s) == measuring.bench.readouts(s), s
+
+    doc = json.loads(table)
+    assert doc["runs"][0][:4] == ["bigram", 1, True, "exact"]
+    doc["runs"][0][4]["acceptance_rate"] += 0.01  # greedy: the share of guesses kept
+    changed = open_session(text, json.dumps(doc))
+    first = {"draft": "bigram", "gamma": 1, "greedy": True, "rule": "exact"}
+    assert changed.bench.readouts(first) != measuring.bench.readouts(first)
+
+
+def test_a_table_made_on_another_model_is_refused(sim_languages):
+    from corpus_models import model_json
+    from sitebuild.figures.measured import readout_table
+
+    from sim.session import open_session
+
+    table = readout_table(model_json("zh"), sim_languages["zh"])
+    with pytest.raises(ValueError, match="another model"):
+        open_session(model_json("en"), table)

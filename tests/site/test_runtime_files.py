@@ -34,6 +34,15 @@ def built_models(built_site: Path) -> dict[str, bytes]:
     return {lang: (built_site / "models" / f"{lang}.json").read_bytes() for lang in ("en", "zh")}
 
 
+def built_tables(built_site: Path) -> dict[str, bytes]:
+    """The readout tables the build opened the snapshots' sessions with (its measurement cache's)."""
+    from sim.models import load_language
+    from sitebuild.figures.measured import readout_table
+
+    texts = {lang: data.decode("utf-8") for lang, data in built_models(built_site).items()}
+    return {lang: readout_table(text, load_language(json.loads(text))).encode("utf-8") for lang, text in texts.items()}
+
+
 # --- the wheel and the lock ----------------------------------------------------------------------
 
 def test_the_sim_wheel_is_built_by_setuptools_and_byte_stable(tmp_path):
@@ -114,7 +123,7 @@ def test_snapshots_are_gzip_with_no_name_or_time(built_site, lang):
 
 def test_making_the_runtime_files_is_deterministic(built_site, tmp_path):
     """Made again from nothing (an empty cache, a new Node process), every byte is the same."""
-    folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache")
+    folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
     page = (built_site / "en/specdec/index.html").read_text()
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
     assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
