@@ -208,6 +208,8 @@ def round_trips(playwright, url: str, steps: int, rounds: int) -> dict:
         page.locator("#b button.b-step").click()
         settle(page)
     step = acts()
+    # The round button is on the tubes' tab, which a reader opens first.
+    page.evaluate("() => window.specdecBench.run([{ type: 'open_panel', panel: 'tubes' }])")
     for _ in range(rounds):
         page.locator("#b button.b-round").click()
         settle(page)

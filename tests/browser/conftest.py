@@ -126,10 +126,10 @@ def shared_bench(shared_contexts, site_url):
     page errors in page.console_errors; each test puts the page in the state it needs
     (tests/browser/benchpage.py: reset).
 
-    Each call brings the page to the front of its context. Headless Chromium draws only the
-    front tab of a context; a page behind another gets no animation frames, and Playwright's
-    clicks and waits, which wait for frames, then take a second or more each (measured: 3 s per
-    Count in the own-text tests, 33 s in one test, until the page was brought to the front).
+    Each call brings the page to the front of its context. In headless Chromium a page left
+    behind a newer one in its context was measured to take about 2 s per click and 1 s per wait
+    (Playwright's actions wait for animation frames): 3 s per Count in the own-text tests, 33 s
+    in one test, until the page was brought to the front.
     """
     from benchpage import open_bench
 
