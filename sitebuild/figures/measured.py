@@ -17,9 +17,9 @@ import random
 from sim import bench as bench_settings
 from sim import owntext, stats
 from sim.bench import Bench
+from sim.bench.commands import bench_prefix_ids, top_by_p
 from sim.bench.readouts import every_setting
 from sim.session import measurements_json
-from sim.bench.commands import bench_prefix_ids, top_by_p
 
 from .cache import cached
 from .formats import Figures, fixed, pct, times

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of, reset, run,
-                       settle, snapshot, tube_counts)
+from benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of,
+                       reset, run, settle, snapshot, tube_counts)
 from statistical import check_fit_and_power
 
 pytestmark = pytest.mark.browser
