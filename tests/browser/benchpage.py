@@ -14,32 +14,49 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def axe_pages(shared_contexts, site_url: str, prepare=None):
-    """For a module fixture: (get, close). get(lang) opens one live desktop page per language,
-    in the shared context that lets the test inject axe-core (the site's CSP would refuse it),
-    and runs prepare(page) on it once; close() closes them all."""
-    pages = {}
+class KeptPages:
+    """Pages the tests of a module share, one per language: pages(lang) opens it with
+    open_page(lang) on first use; pages.close() closes them all.
 
-    def get(lang):
-        if lang not in pages:
-            page = shared_contexts.page(reduced_motion="reduce", bypass_csp=True)
-            page.errors = []
-            page.on("pageerror", lambda e: page.errors.append(str(e)))
-            page.goto(f"{site_url}{lang}/specdec/")
-            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-            settle(page)
-            if prepare:
-                prepare(page)
-            page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-            pages[lang] = page
-        pages[lang].bring_to_front()  # see conftest.shared_bench
-        return pages[lang]
+    Each call brings the page to the front of its context. In headless Chromium a page left
+    behind a newer one in its context was measured to take about 2 s per click and 1 s per wait
+    (Playwright's actions wait for animation frames): 3 s per Count in the own-text tests, 33 s
+    in one test, until the page was brought to the front.
+    """
 
-    def close():
-        for page in pages.values():
+    def __init__(self, open_page):
+        self.open_page = open_page
+        self.pages = {}
+
+    def __call__(self, lang: str):
+        if lang not in self.pages:
+            self.pages[lang] = self.open_page(lang)
+        page = self.pages[lang]
+        page.bring_to_front()
+        return page
+
+    def close(self):
+        for page in self.pages.values():
             page.close()
 
-    return get, close
+
+def axe_pages(shared_contexts, site_url: str, prepare=None) -> KeptPages:
+    """For a module fixture: one live desktop page per language, in the shared context that lets
+    the test inject axe-core (the site's CSP would refuse it), with prepare(page) run on it once."""
+
+    def open_page(lang):
+        page = shared_contexts.page(reduced_motion="reduce", bypass_csp=True)
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(f"{site_url}{lang}/specdec/")
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+        settle(page)
+        if prepare:
+            prepare(page)
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        return page
+
+    return KeptPages(open_page)
 
 
 def open_bench(page, url: str):

@@ -124,25 +124,15 @@ def shared_bench(shared_contexts, site_url):
 
     shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
     page errors in page.console_errors; each test puts the page in the state it needs
-    (tests/browser/benchpage.py: reset).
-
-    Each call brings the page to the front of its context. In headless Chromium a page left
-    behind a newer one in its context was measured to take about 2 s per click and 1 s per wait
-    (Playwright's actions wait for animation frames): 3 s per Count in the own-text tests, 33 s
-    in one test, until the page was brought to the front.
+    (tests/browser/benchpage.py: reset). Each call brings the page to the front (KeptPages).
     """
-    from benchpage import open_bench
+    from benchpage import KeptPages, open_bench
 
-    pages = {}
+    def open_page(lang: str):
+        page = watch_errors(shared_contexts.page(reduced_motion="reduce"))
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        return page
 
-    def get(lang: str):
-        if lang not in pages:
-            page = watch_errors(shared_contexts.page(reduced_motion="reduce"))
-            open_bench(page, f"{site_url}{lang}/specdec/")
-            pages[lang] = page
-        pages[lang].bring_to_front()
-        return pages[lang]
-
-    yield get
-    for page in pages.values():
-        page.close()
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()

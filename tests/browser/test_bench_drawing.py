@@ -49,10 +49,10 @@ GEOMETRY = """(selector) => {
 @pytest.fixture(scope="module")
 def axe_bench(shared_contexts, site_url):
     """Live pages that let the test inject axe-core, with the geometry check beside it."""
-    get, close = axe_pages(shared_contexts, site_url, lambda page: page.add_script_tag(
+    pages = axe_pages(shared_contexts, site_url, lambda page: page.add_script_tag(
         content=f"window.benchGeometry = {GEOMETRY};"))
-    yield get
-    close()
+    yield pages
+    pages.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

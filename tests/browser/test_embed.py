@@ -19,7 +19,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from benchpage import PYODIDE_TIMEOUT_MS, open_bench, settle
+from benchpage import PYODIDE_TIMEOUT_MS, KeptPages, open_bench, settle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -61,19 +61,22 @@ def course():
 
 
 @pytest.fixture(scope="module")
-def live_dialog_page(shared_contexts, site_url):
-    page = shared_contexts.page(reduced_motion="reduce")
-    open_bench(page, f"{site_url}en/specdec/")
-    yield page
-    page.close()
+def dialog_pages(shared_contexts, site_url):
+    def open_page(lang):
+        page = shared_contexts.page(reduced_motion="reduce")
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        return page
+
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()
 
 
 @pytest.fixture
-def dialog_page(live_dialog_page):
-    """The full English page with the bench live, where the author opens "Embed this"; in front
-    of the pages other tests opened in its context (see conftest.shared_bench)."""
-    live_dialog_page.bring_to_front()
-    return live_dialog_page
+def dialog_page(dialog_pages):
+    """The full English page with the bench live, where the author opens "Embed this" (kept for
+    the module, and brought to the front of the pages other tests opened: KeptPages)."""
+    return dialog_pages("en")
 
 
 def snippet(page, chapter: str = "", theme: str = "") -> str:

@@ -5,7 +5,7 @@ in one tap, with no word under 12 px and nothing cut off. (The embed: test_embed
 from __future__ import annotations
 
 import pytest
-from benchpage import open_bench, run, settle
+from benchpage import KeptPages, open_bench, run, settle
 
 pytestmark = pytest.mark.browser
 
@@ -35,18 +35,14 @@ RENDERED_SIZES = """(selector) => {
 @pytest.fixture(scope="module")
 def phone(shared_contexts, site_url):
     """A phone per language (360 x 740, touch), the bench live."""
-    pages = {}
+    def open_page(lang):
+        page = shared_contexts.page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        return page
 
-    def get(lang):
-        if lang not in pages:
-            pages[lang] = shared_contexts.page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
-            open_bench(pages[lang], f"{site_url}{lang}/specdec/")
-        pages[lang].bring_to_front()  # see conftest.shared_bench
-        return pages[lang]
-
-    yield get
-    for page in pages.values():
-        page.close()
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()
 
 
 def panels(page) -> list[str]:

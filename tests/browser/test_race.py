@@ -22,9 +22,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def race_page(shared_contexts, site_url):
-    get, close = axe_pages(shared_contexts, site_url, show_race)  # the race is a tab beside the machine
-    yield get
-    close()
+    pages = axe_pages(shared_contexts, site_url, show_race)  # the race is a tab beside the machine
+    yield pages
+    pages.close()
 
 
 def show_race(page):
