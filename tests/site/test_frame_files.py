@@ -1,6 +1,6 @@
 """The built pages' frames: the embed puts the bench first and carries the chapters for chapter=,
 the colours follow the reader (no forced light scheme), the one host script is the same in the
-dialog and the README, and the style sheets agree with the layout they size the machine by."""
+dialog and docs/embedding.md, and the style sheets agree with the layout they size the machine by."""
 
 from __future__ import annotations
 
@@ -43,11 +43,11 @@ def test_the_machine_ratio_in_the_style_sheet_is_the_layouts():
     assert f"--machine-h: {layout.MACHINE['height']};" in css
 
 
-def test_the_host_script_is_one_text_in_the_dialog_and_the_readme(built_site):
+def test_the_host_script_is_one_text_in_the_dialog_and_the_embedding_guide(built_site):
     script = (REPO / "templates" / "_host_script.txt").read_text(encoding="utf-8").strip()
     page = (built_site / "en/specdec/index.html").read_text(encoding="utf-8")
     shown = re.search(r'<textarea id="embed-script"[^>]*>(.*?)</textarea>', page, re.S).group(1)
     assert html.unescape(shown).strip() == script
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert script in readme
+    guide = (REPO / "docs" / "embedding.md").read_text(encoding="utf-8")
+    assert script in guide
     assert len(script) < 700  # tiny: a course author reads what they paste

@@ -10,7 +10,7 @@
 // Height: whenever the document's height changes, the embed posts to its parent
 //   {subject: "lti.frameResize", height}   (Canvas resizes the frame itself)
 //   {type: "specdec:height", height}       (the documented message; the host script in the
-//                                           "Embed this" dialog and README follows it)
+//                                           "Embed this" dialog and docs/embedding.md follow it)
 // The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
 // the window's, so a host that sets the frame to it settles.
 import { startBench } from "./bench/bench.js";

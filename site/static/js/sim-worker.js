@@ -5,7 +5,7 @@
 // total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
 // {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
 //
-// Two ways to start (sitebuild/runtime makes the files; README "The runtime in the page"):
+// Two ways to start (sitebuild/runtime makes the files; docs/architecture.md, "The runtime in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
 //    loaded and the session open: no Python start-up, no import, no model parsing here.
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
