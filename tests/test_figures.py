@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sitebuild import figures
-from sitebuild.figures import cache, measured, worked
+from sitebuild.figures import cache, measured, multicand, worked
 from sitebuild.figures.formats import ExactDecimal, Figures, Format, Words, sig
 
 BRIEF = {
@@ -138,6 +138,48 @@ def test_worked_example_table_prints_total_equal_to_p():
         assert shown[f"ex_total_{token}"] == shown[f"ex_p_{token}"]
     # The draft over-proposes c, so the residual gives c nothing (chapter 6 says so).
     assert shown["ex_excess_c"] == shown["ex_residual_c"] == "0"
+
+
+# --- the closing notes' two-token example of several candidates, in exact arithmetic -------------
+
+
+def test_several_candidates_checked_in_turn_against_the_residual_give_p_exactly():
+    ex = multicand.multicand_example()
+    assert sum(ex["p"]) == 1 and sum(ex["q"]) == 1
+    assert ex["exact"] == ex["p"]
+    assert all(isinstance(v, Fraction) for v in ex["exact"])
+
+
+def test_several_candidates_each_checked_against_p_bias_the_output():
+    """Power check: the naive rule (each candidate against p, keep the first survivor) is off p,
+    and off it the way the page says: a, which the draft over-proposes, comes out too often."""
+    ex = multicand.multicand_example()
+    assert sum(ex["naive"]) == 1
+    assert ex["naive"] != ex["p"]
+    assert ex["naive"][0] > ex["p"][0]
+    assert ex["naive"][0] - ex["p"][0] == ex["extra_a"]  # the second chance is the whole bias
+
+
+@pytest.mark.parametrize("p, q", [
+    ((Fraction(1, 4), Fraction(3, 4)), (Fraction(1, 2), Fraction(1, 2))),
+    ((Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)), (Fraction(1, 6), Fraction(1, 6), Fraction(2, 3))),
+    ((Fraction(3, 5), Fraction(2, 5)), (Fraction(3, 5), Fraction(2, 5))),  # q = p: nothing is rejected
+])
+@pytest.mark.parametrize("candidates", [1, 2, 3])
+def test_the_exact_multi_candidate_rule_keeps_p_for_other_laws(p, q, candidates):
+    assert multicand.output_law(list(p), list(q), candidates, exact=True) == list(p)
+    if candidates == 1:  # one candidate: both rules are the ordinary rule
+        assert multicand.output_law(list(p), list(q), 1, exact=False) == list(p)
+
+
+def test_the_page_prints_both_rules():
+    shown = figures.formatted("en", multicand.multicand_figures())
+    assert [shown["mc_exact_a"], shown["mc_exact_b"]] == [shown["mc_p_a"], shown["mc_p_b"]]
+    assert [shown["mc_naive_a"], shown["mc_naive_b"]] != [shown["mc_p_a"], shown["mc_p_b"]]
+    for lang in ("en", "zh"):
+        text = (SITE / lang / "20-further.md").read_text(encoding="utf-8")
+        for name in ("mc_naive_a", "mc_naive_b", "mc_exact_a", "mc_exact_b"):
+            assert f"fig.{name} " in text or f"fig.{name}}}" in text, (lang, name)
 
 
 # --- the bench's own figures, measured on the real books --------------------------------------------
@@ -336,6 +378,15 @@ def test_what_the_prose_says_about_the_measurements_holds(lang):
     # more candidates covers more positions.
     assert raw["draft_cost"] < raw["break_even_cost"]
     assert raw["coverage_one_pct"] < raw["coverage_top_pct"]
+    # "Going further": the unigram draft is "slower than plain decoding" (en) / "几乎等于没有加速" (zh).
+    assert raw["bench_unigram_speedup"] < {"en": 1, "zh": 1.01}[lang]
+    # Chapter 8: the comparison is paired, "all 8 seeds rank" the best gamma first; the gap is
+    # under a percent; and the best gamma lights a small share of the lanes ("nearly all of the
+    # idle arithmetic stays idle").
+    assert raw["noise_same_best"] == raw["noise_runs"]
+    assert raw["noise_gap_pct"] < 1
+    assert raw["bench_best_lanes"] == raw["bench_best_gamma"] + 1
+    assert raw["bench_best_lanes_pct"] < 5
 
 
 def test_what_the_prose_says_about_the_roofline_holds():
@@ -344,5 +395,10 @@ def test_what_the_prose_says_about_the_roofline_holds():
     assert raw["idle_bench_faster_pct"] < raw["idle_faster_pct"]
     # Closing notes: the 70B model streams more than one H100 holds.
     assert raw["big_streamed_gb"] > raw["gpu_memory_gb"]
+    # Closing notes: the bench's largest batch at its context holds more cache than one H100.
+    assert raw["max_batch_cache_gb"] > raw["gpu_memory_gb"]
+    # Chapter 9: at EAGLE's batch of 4, "a few dozen" candidates per sequence (say 60) light
+    # fewer lanes than the H100's balance.
+    assert 4 * 60 < raw["balance_lanes"]
     # Chapter 1: the embedding table is what separates the weights held from those streamed.
     assert raw["weights_gb"] - raw["streamed_gb"] == pytest.approx(raw["embedding_gb"])

@@ -23,6 +23,7 @@ from sim.session import measurements_json
 
 from .cache import cached
 from .formats import Figures, fixed, pct, times
+from .roofline import roofline
 
 DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
 DRAFT_COST = bench_settings.DRAFT_COST  # c: the small cylinder turns in a tenth of the big one's time
@@ -128,6 +129,10 @@ def bench_figures(language) -> Figures:
     f.add("bench_tokens_per_pass_formula", main["tokens_per_pass_formula"], fixed(2))
     f.add("bench_speedup", main["speedup"], times())
     f.add("bench_best_gamma", main["best_gamma"])
+    # Chapter 8: the lanes a pass lights at the best gamma (its guesses and the bonus position),
+    # as a share of those the arithmetic can fill while the weights stream by.
+    f.add("bench_best_lanes", main["best_gamma"] + 1)
+    f.add("bench_best_lanes_pct", (main["best_gamma"] + 1) / roofline().raw()["balance_lanes"] * 100, pct(1))
     f.add("bench_best_speedup", main["best_speedup"], times())
     f.add("bench_lab_speedup", stats.speedup(alpha, LAB_GAMMA, DRAFT_COST), times())
     f.add("bench_unigram_alpha", unigram["alpha"], fixed(2))
@@ -156,5 +161,6 @@ def noise(f: Figures, alphas: list[float], main: dict) -> None:
     f.add("noise_default_low", min(at_default), times())
     f.add("noise_default_high", max(at_default), times())
     f.add("noise_gap", main["best_speedup"] - main["speedup"], times())
+    f.add("noise_gap_pct", (main["best_speedup"] - main["speedup"]) / main["speedup"] * 100, pct(1))
     f.add("noise_same_best", sum(stats.best_gamma(a, DRAFT_COST, max_gamma=LAB_GAMMA) == best
                                  for a in alphas))

@@ -88,6 +88,10 @@ def batch(f: Figures) -> None:
     f.add("cache_step_ms", rl.step_seconds(g, m, BATCH, CONTEXT) * 1e3, sig(3, "ms"))
     f.add("cache_tokens_per_s", rl.tokens_per_second(g, m, BATCH, CONTEXT), sig(3))
     f.add("cache_share_pct", cache / step * 100, pct(digits=2))
+    # The closing notes: the bench's largest batch at the same context holds more cache than
+    # one GPU's memory, so its "with cache" readout is a rate for a batch that does not fit.
+    f.add("max_batch", bench_settings.MAX_BATCH)
+    f.add("max_batch_cache_gb", rl.kv_cache_bytes(m, bench_settings.MAX_BATCH, CONTEXT) / 1e9, sig(3, "GB"))
 
 
 def lanes(f: Figures) -> None:
