@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import base_url as base_urls
-from . import content, diagrams, js_strings, pages, site_files, tryit
+from . import content, diagrams, glossary, js_strings, pages, site_files, tryit
 from .counting import ModelFile, count_model
 from .errors import Namespace, boundary
 from .frontmatter import load_toml
@@ -97,6 +97,7 @@ def prepare(opts, memo: dict | None = None) -> Products:
     from sim.models import load_language  # after the content checks, so a broken sim surfaces later
 
     contents = content.load_all(opts.site)
+    glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
     js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
     site = site_settings(opts.site, opts.base_url)
     site["alternates"] = pages.alternates(site["base_url"], contents)

@@ -153,6 +153,20 @@ def faq_links_nowhere(o: Options) -> str:
             f"'{anchor}x', which no section has; use a section's anchor (nearest: {anchor}…)")
 
 
+def glossary_variant_in_a_chinese_chapter(o: Options) -> str:
+    path = chapter(o.site, "zh")
+    line = append_paragraph(path, "每一轮都要把键值缓存读一遍。")
+    return (f"{rel(path, o)}:{line}: '键值缓存' is a banned variant of 'KV 缓存' (the key/value cache); "
+            "write 'KV 缓存': site/zh/glossary.toml keeps one term per idea")
+
+
+def glossary_variant_in_an_english_string(o: Options) -> str:
+    path = o.site / "en" / "strings.toml"
+    line = insert_line(path, 2, 'planted = "The drafters guess ahead."')
+    return (f"{rel(path, o)}:{line}: 'drafter' is a banned variant of 'draft model' (the cheap model that "
+            "guesses ahead); write 'draft model': site/en/glossary.toml keeps one term per idea")
+
+
 FIGURE_FIX = "use a figure computed in sitebuild/figures/, or compute it there"
 # Rows that add one paragraph to the first English chapter (or, with "both", to the first chapter
 # of both languages, so that they still agree): (name, the paragraph, the message after "file:line: ").
@@ -208,6 +222,7 @@ ROWS = [
     bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
     unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
     template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
+    glossary_variant_in_a_chinese_chapter, glossary_variant_in_an_english_string,
 ] + [paragraph_row(*row) for row in PARAGRAPHS]
 
 
