@@ -29,10 +29,15 @@ class Term:
     banned: tuple[str, ...]
 
 
-def _pattern(variant: str) -> re.Pattern:
-    if variant.isascii():
-        return re.compile(rf"(?<![\w-]){re.escape(variant)}s?(?![\w-])", re.I)
-    return re.compile(re.escape(variant))
+def _matcher(terms: list[Term]) -> tuple[re.Pattern, list]:
+    """One pattern for every variant (one search per file, not one per line and variant),
+    and for each of its groups the term and the variant it stands for."""
+    found = [(term, variant) for term in terms for variant in term.banned]
+    words = [f"(?P<v{i}>{re.escape(v)})" for i, (_, v) in enumerate(found) if v.isascii()]
+    text = [f"(?P<v{i}>{re.escape(v)})" for i, (_, v) in enumerate(found) if not v.isascii()]
+    if words:  # whole words, any case, a plural s allowed: one boundary test for them all
+        text.append(rf"(?i:(?<![\w-])(?:{'|'.join(words)})s?(?![\w-]))")
+    return re.compile("|".join(text)), found
 
 
 def load_terms(path: Path) -> list[Term]:
@@ -46,17 +51,15 @@ def load_terms(path: Path) -> list[Term]:
     return terms
 
 
-def _lines(site: Path, lang: str):
-    """(file, line number, text) for every line of `lang` the check reads."""
+def _texts(site: Path, lang: str):
+    """(file, text) for every file the check reads in `lang`, line numbers kept: code spans and,
+    in the shared files, the other fields' lines are blanked."""
     own = re.compile(rf"^\s*(?:supports\.)?{lang}\s*=")
-    for path in [*sorted((site / lang).glob("*.md")), site / lang / "strings.toml"]:
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-            yield path, number, line
-    for name in SHARED:
-        path = site / name
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-            if own.match(line):
-                yield path, number, line
+    for path in [*sorted((site / lang).glob("*.md")), site / lang / "strings.toml", *(site / n for n in SHARED)]:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        if path.parent == site:
+            lines = [line if own.match(line) else "" for line in lines]
+        yield path, CODE.sub(lambda m: " " * len(m.group()), "\n".join(lines))
 
 
 def check_language(site: Path, lang: str) -> None:
@@ -64,14 +67,16 @@ def check_language(site: Path, lang: str) -> None:
     path = site / lang / GLOSSARY
     if not path.exists():
         return
-    checks = [(term, variant, _pattern(variant)) for term in load_terms(path) for variant in term.banned]
-    for file, number, line in _lines(site, lang):
-        text = CODE.sub(" ", line)
-        for term, variant, pattern in checks:
-            if pattern.search(text):
-                raise BuildError(f"'{variant}' is a banned variant of '{term.use}' ({term.means})",
-                                 file=file, line=number,
-                                 fix=f"write '{term.use}': site/{lang}/{GLOSSARY} keeps one term per idea")
+    pattern, found = _matcher(load_terms(path))
+    if not found:
+        return
+    for file, text in _texts(site, lang):
+        hit = pattern.search(text)
+        if hit:
+            term, variant = found[int(hit.lastgroup[1:])]
+            raise BuildError(f"'{variant}' is a banned variant of '{term.use}' ({term.means})",
+                             file=file, line=text.count("\n", 0, hit.start()) + 1,
+                             fix=f"write '{term.use}': site/{lang}/{GLOSSARY} keeps one term per idea")
 
 
 def check(site: Path, langs) -> None:
