@@ -22,7 +22,8 @@ from .readouts import (CONTEXT_TOKENS, DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUN
                        READOUT_SEED, READOUT_TOKENS, greedy_runs, roofline_readout)
 from .tubes import TUBE_DRAWS, tube_round
 from .settings import (DEFAULTS, DRAFTS, MAX_BATCH, MAX_GAMMA, MAX_ROUNDS, MAX_SEED, MAX_STEPS, PARAMETERS,
-                       RULES, BenchError, check_settings, parse_link)
+                       RULES, check_settings, parse_link)
+from ..errors import BenchError
 
 __all__ = [
     "BENCH_PREFIX", "CONTEXT_TOKENS", "DEFAULTS", "DRAFTS", "DRAFT_COST", "GREEDY_RUNS", "GREEDY_RUN_TOKENS",

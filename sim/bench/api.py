@@ -6,11 +6,13 @@ JSON arguments (a dict) and returns a JSON-ready dict, or raises BenchError nami
 
 from __future__ import annotations
 
+from .. import owntext
+from ..counting import STAGES
 from . import commands, hardware, layout, tubes
 from .race import RACE_PASSES
 from .readouts import DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA, READOUT_TOKENS, Readouts
 from .replay import Replays, verdicts
-from .settings import (LINK_VALUE_SHOWN, check_settings, PARAMETERS, PROGRESS, SEED_MODULUS, SETTINGS, THEMES,
+from .settings import (LINK_VALUE_SHOWN, PARAMETERS, PARTS, PROGRESS, check_settings, SEED_MODULUS, SETTINGS, THEMES,
                        default_state, parse_link)
 
 
@@ -30,7 +32,7 @@ def spec() -> dict:
                      "greedy_runs": GREEDY_RUNS, "greedy_run_tokens": GREEDY_RUN_TOKENS},
         "layout": layout.spec(),
         # The embed's view options besides chapter (whose anchors the build knows): parse_link.
-        "view_options": {"parts": list(layout.PARTS), "themes": list(THEMES)},
+        "view_options": {"parts": list(PARTS), "themes": list(THEMES)},
         "own_text": own_text_spec(),
         "hardware": hardware.rows(),
         "race_passes": RACE_PASSES,
@@ -39,9 +41,6 @@ def spec() -> dict:
 
 def own_text_spec() -> dict:
     """The limits of a reader's own text and the stages its counting reports (sim.owntext)."""
-    from .. import owntext  # imported here: sim.owntext uses this package's commands
-    from ..counting import STAGES
-
     return {"max_characters": owntext.MAX_CHARACTERS, "min_tokens": owntext.MIN_TOKENS, "stages": list(STAGES)}
 
 

@@ -19,8 +19,10 @@ import random
 import sys
 
 from .. import stats
+from ..errors import BenchError
 from ..speculative import residual_of, speculative_step, typical_threshold
-from .settings import BY_NAME, DEFAULTS, BenchError, check_settings, check_value, int_arg
+from ..text import is_word
+from .settings import BY_NAME, DEFAULTS, check_settings, check_value, int_arg
 
 MAX_INDEX = 2**32 - 1
 MAX_TOP = 20
@@ -99,10 +101,6 @@ def context_of(language, args: dict, default: str = "bench") -> list[int]:
 
 
 # --- start --------------------------------------------------------------------------------------------
-
-def is_word(lang: str, text: str) -> bool:
-    return text[:1].isalnum() if lang == "en" else text.isalpha()
-
 
 def start(language, args: dict) -> dict:
     """A new sentence: args["prefix"] (text) if given, else a random sentence start for

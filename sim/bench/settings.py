@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import roofline as rl
+from ..errors import BenchError
 from ..models import DRAFT_NAMES as DRAFTS
 from ..speculative import RULES
 
@@ -35,14 +36,6 @@ EXACT_RULES = frozenset({"exact"})
 
 SEED_MODULUS = 2**32  # "New sentence" moves the seed to (seed + 1) mod this
 LINK_VALUE_SHOWN = 40  # characters of a bad link value quoted back to the reader
-
-
-class BenchError(ValueError):
-    """A bad argument, named: str(err) is a readable message, err.param the argument's name."""
-
-    def __init__(self, param: str, message: str):
-        super().__init__(message)
-        self.param = param
 
 
 @dataclass(frozen=True)
@@ -107,14 +100,15 @@ DEFAULTS = {name: BY_NAME[name].default for name in SETTINGS}
 
 # The embed's view options. Their default, None, means "not asked for": the bench alone, no part
 # lifted out, the reader's own light or dark setting. The chapters' anchors come from the caller.
+# The machine's parts a reader (or a link's `part`) can lift out, in reading order (chapter 12 names
+# them); sim.bench.layout gives each its box.
+PARTS = ("drum", "readhead", "mill", "cabinet", "draft", "tubes", "bridge", "tape")
 THEMES = ("light", "dark")
 VIEW_OPTIONS = ("chapter", "part", "theme")
 
 
 def view_parameters(chapters) -> dict:
     """The view options as parameters, given the site's chapter anchors (BenchError if malformed)."""
-    from .layout import PARTS  # layout imports this module
-
     if not isinstance(chapters, list) or not all(isinstance(c, str) and c for c in chapters):
         raise BenchError("chapters", "chapters must be a list of the site's chapter anchors")
     return {p.name: p for p in (
