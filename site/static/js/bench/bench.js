@@ -49,7 +49,7 @@ export function startBench(config, frame = {}) {
   let booted = false;
 
   const sim = connect(config);
-  const store = new Store({ sim, state: view.state, view, panels: readPanels(root) });
+  const store = new Store({ sim, state: view.state, view, panels: readPanels(root), protocol: spec.protocol });
   const views = {
     machine: new MachineView(root, spec),
     tape: new TapeView(root),
