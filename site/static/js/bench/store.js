@@ -3,7 +3,7 @@
 // render from the state. The sim computes: a bench action goes to the worker as
 // act({state, action}) and comes back as the next state and its view (docs/bench-protocol.md).
 //
-// Public API (window.specdecBench, and startBench's return value):
+// Public API (api.js wraps it; startBench returns that):
 //   dispatch(action)  -> Promise of the result, once applied and drawn
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
