@@ -20,11 +20,11 @@ host would send them (gzip -6 for text and wasm; .zip, .gz and .whl as they are)
 tube-round round trips, and with --build-times the build's time with an empty runtime cache
 (cold) and again with it filled (what a chapter or template edit costs).
 
-The step and round times are round trips page -> worker -> sim -> page of the "act" command
-(bench.js keeps them in window.specdecBenchTimings), so they include the message passing, JSON
-on both sides and the view the sim returns: an upper bound on the sim's own time. Budgets
-(issue 4): text visible < 0.5 s; one gamma = 4 step < 20 ms; one tube round of 50 + 50 draws
-< 100 ms.
+The step and round times are round trips page -> worker -> sim -> page of the "act" command (the
+debug hooks keep them in window.specdecBenchTimings: site/static/js/bench/debug.js, which every
+context here loads), so they include the message passing, JSON on both sides and the view the
+sim returns: an upper bound on the sim's own time. Budgets (issue 4): text visible < 0.5 s; one
+gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
 
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it
     .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
@@ -147,6 +147,7 @@ def new_context(playwright, kind: str):
         profile, executable_path=chromium(), args=LAUNCH_FLAGS,
         viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     context.on("close", lambda _: shutil.rmtree(profile, ignore_errors=True))
+    context.add_init_script("window.specdecDebug = true;")  # window.specdecBenchTimings (bench/debug.js)
     if kind == "fallback":
         context.route("**/*.snapshot.gz", lambda route: route.abort())
     return context

@@ -2,7 +2,7 @@
 """Counting a reader's own text in the worker (Chromium through Playwright); prints the figures.
 
 Budget (issue 10): a 30,000-token text is counted in at most 1 s in the worker. Measured as the
-round trip of the page's "use_text" command (bench.js keeps it in window.specdecBenchTimings):
+round trip of the page's "use_text" command (the debug hooks keep it in window.specdecBenchTimings):
 the text posted to the worker, checked, tokenised, counted into the three models, loaded, and
 the summary back; an upper bound on the counting itself. Also printed: the whole action as the
 reader waits for it (the bench redrawn on the new models, readouts measured), and the same
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
 
-    from benchpage import open_bench
+    from benchpage import DEBUG_HOOKS, open_bench
     from playwright.sync_api import sync_playwright
 
     root = args.url or serve(fresh_build())
@@ -98,6 +98,7 @@ def main(argv=None) -> int:
         for lang in ("en", "zh"):
             text = text_of(lang)
             context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+            context.add_init_script(DEBUG_HOOKS)  # window.specdecBenchTimings (site/static/js/bench/debug.js)
             page = context.new_page()
             open_bench(page, f"{root}{lang}/specdec/")
             got = measure(page, text, args.repeats)

@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 
 from . import text as text_module
-from .bench.commands import is_word
-from .bench.settings import BenchError
 from .counting import count_document
+from .errors import BenchError
 from .models import load_language
+from .text import is_word
 
 MAX_CHARACTERS = 200_000
 MIN_TOKENS = 100

@@ -2,7 +2,7 @@
 
 Strings cross the JavaScript/Python boundary, never live objects, so the worker holds no
 Python proxies but the session itself and the same calls run unchanged in CPython.
-The commands are those of docs/bench-protocol.md, implemented in sim.bench.
+The commands are those of docs/bench-protocol.md, declared and read by sim.bench.protocol.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .bench import Bench, BenchError
+from .bench import Bench, protocol
 from .counting import dump
 from .models import load_language
-from .owntext import OwnTextError, count_language, count_text
+from .owntext import count_language, count_text
 
 __all__ = ["Session", "open_session"]
 
@@ -31,62 +31,39 @@ class Session:
         self.book = Bench(language, measured)
         self.bench = self.book
         self.own_summary = None
-        self.commands = {"use_text": self.use_text, "use_book": self.use_book, "source": self.source,
-                         "count_text": self.count_text}
 
-    def use_text(self, args: dict, progress=None) -> dict:
-        """Count args["text"] into models (progress(stage) along the way) and run the bench on them."""
-        language, summary = count_language(self.language.lang, args.get("text"), progress)
+    def use_text(self, text, progress=None) -> dict:
+        """Count the text into models (progress(stage) along the way) and run the bench on them."""
+        language, summary = count_language(self.language.lang, text, progress)
         self.bench = Bench(language)
         self.own_summary = summary
-        return self.source({})
+        return self.source()
 
-    def count_text(self, args: dict, progress=None) -> dict:
-        """The model file args["text"] counts into, as the build would write it; the models in
-        use stay as they are (for tests, and for a reader who wants the counts)."""
-        return {"model": dump(count_text(self.language.lang, args.get("text"), progress))}
+    def count_text(self, text, progress=None) -> dict:
+        """The model file the text counts into, as the build would write it; the models in use
+        stay as they are (for tests, and for a reader who wants the counts)."""
+        return {"model": dump(count_text(self.language.lang, text, progress))}
 
-    def use_book(self, _args: dict, progress=None) -> dict:
+    def use_book(self) -> dict:
         self.bench = self.book
         self.own_summary = None
-        return self.source({})
+        return self.source()
 
-    def source(self, _args: dict, progress=None) -> dict:
+    def source(self) -> dict:
         """Which models the bench runs on: {"source": "book"} or {"source": "text", summary}."""
         if self.bench is self.book:
             return {"source": "book"}
         return {"source": "text", **self.own_summary}
 
     def step(self, args: dict) -> dict:
-        """One speculative step (sim.bench.step); the first live-step widget's arguments
-        {prefix, draft, gamma, seed, greedy} still work."""
-        return self.bench.handlers["step"](args)
+        """One speculative step, from the `step` command's JSON arguments; the first live-step
+        widget's arguments {prefix, draft, gamma, seed, greedy} still work."""
+        return protocol.COMMANDS["step"].run(self, args, None)
 
     def handle(self, command: str, args_json: str, progress=None) -> str:
-        """Dispatch one request from the worker; errors come back as data, not exceptions.
-
-        {"ok": true, "result": ...} or {"ok": false, "error": message, "param": name|null},
-        plus "code" and "details" for a text that cannot be counted (sim.owntext).
-        progress(stage), if given, hears how far `use_text` has got (the worker posts it on).
-        """
-        try:
-            own = self.commands.get(command)
-            handler = self.bench.handlers.get(command)
-            if own is None and handler is None:
-                known = sorted([*self.bench.handlers, *self.commands])
-                raise BenchError("command", f"unknown command {command!r}; known: {known}")
-            args = json.loads(args_json or "{}")
-            if not isinstance(args, dict):
-                raise BenchError("args", "arguments must be a JSON object")
-            result = own(args, progress) if own is not None else handler(args)
-            return json.dumps({"ok": True, "result": result}, ensure_ascii=False, allow_nan=False)
-        except (ValueError, KeyError, TypeError) as err:
-            param = getattr(err, "param", None)
-            message = str(err) if not isinstance(err, KeyError) else f"missing or unknown {err}"
-            reply = {"ok": False, "error": message, "param": param}
-            if isinstance(err, OwnTextError):
-                reply.update(code=err.code, details=err.details)
-            return json.dumps(reply, ensure_ascii=False)
+        """One request from the worker, answered as JSON text (sim.bench.protocol.handle).
+        progress(stage), if given, hears how far `use_text` has got (the worker posts it on)."""
+        return protocol.handle(self, command, args_json, progress)
 
 
 def measurements_json(model_json: str, language) -> str:

@@ -45,6 +45,11 @@ def tokenize(lang: str, text: str) -> list[str]:
     raise ValueError(f"no tokenizer for language {lang!r}; known: {list(LANGUAGES)}")
 
 
+def is_word(lang: str, text: str) -> bool:
+    """Whether a token's text is a word (the bench starts its sentences on words, not marks)."""
+    return text[:1].isalnum() if lang == "en" else text.isalpha()
+
+
 def detokenize(lang: str, tokens: list[str]) -> str:
     """Join token strings for display: English with spaces where a reader expects them."""
     if lang == "zh":

@@ -1,7 +1,8 @@
 """The bench's single commands: a sentence start, one traced step, the exactness table (tube rounds: tubes.py).
 
-Each takes a Language and plain JSON-like arguments and returns a JSON-ready dict. They depend
-only on their arguments, never on what was asked before:
+Each takes a Language and checked arguments (Settings, token ids, whole numbers: sim.bench.protocol
+reads them from the worker's JSON) and returns a JSON-ready dict. They depend only on their
+arguments, never on what was asked before:
 
 Random numbers. Every draw comes from a random.Random seeded by an integer made of the bench
 seed, a stream and an index, so that one (seed, step_index) or (seed, round) gives the same
@@ -20,7 +21,8 @@ import sys
 
 from .. import stats
 from ..speculative import residual_of, speculative_step, typical_threshold
-from .settings import BY_NAME, DEFAULTS, BenchError, check_settings, check_value, int_arg
+from ..text import is_word
+from .settings import Settings
 
 MAX_INDEX = 2**32 - 1
 MAX_TOP = 20
@@ -76,48 +78,19 @@ def bench_prefix_ids(language) -> list[int]:
     return default_context(language, "bench")
 
 
-def context_of(language, args: dict, default: str = "bench") -> list[int]:
-    """Token ids from args["context"] (ids) or args["prefix"] (text); the `default` prefix
-    ("bench" or "tube", see default_context) if neither."""
-    if args.get("context") is not None:
-        context = args["context"]
-        if not isinstance(context, list):
-            raise BenchError("context", f"context must be a list of token ids; got {context!r}")
-        try:
-            return language.target.check_context(context)
-        except ValueError as err:
-            raise BenchError("context", str(err)) from None
-    if args.get("prefix") is not None:
-        prefix = args["prefix"]
-        if not isinstance(prefix, str):
-            raise BenchError("prefix", f"prefix must be a string; got {prefix!r}")
-        try:
-            return language.encode(prefix)
-        except ValueError as err:
-            raise BenchError("prefix", str(err)) from None
-    return default_context(language, default)
-
-
 # --- start --------------------------------------------------------------------------------------------
 
-def is_word(lang: str, text: str) -> bool:
-    return text[:1].isalnum() if lang == "en" else text.isalpha()
-
-
-def start(language, args: dict) -> dict:
-    """A new sentence: args["prefix"] (text) if given, else a random sentence start for
-    args["seed"] if given, else the language's bench prefix.
+def start(language, prefix: list[int] | None = None, seed: int | None = None) -> dict:
+    """A new sentence: the prefix's token ids if given, else a random sentence start for `seed`
+    if given, else the language's bench prefix.
 
     The random start draws START_TOKENS word tokens (no punctuation) from the target after a
     sentence end (English ".", Chinese "。"), redrawing a punctuation token; seeded by
     (seed, stream 2).
     """
-    if args.get("prefix") is not None:
-        ids = context_of(language, {"prefix": args["prefix"]})
-        if not ids:
-            raise BenchError("prefix", "prefix has no tokens")
-    elif args.get("seed") is not None:
-        seed = check_value(BY_NAME["seed"], args["seed"])
+    if prefix is not None:
+        ids = list(prefix)
+    elif seed is not None:
         ids = random_start(language, rng_for(seed, STREAM_START, 0))
     else:
         ids = bench_prefix_ids(language)
@@ -196,31 +169,23 @@ def exactness_table(language, context: list[int], draft_name: str, top: int) -> 
     return {"beta": beta, "tokens": rows, "other": other}
 
 
-def exactness(language, args: dict) -> dict:
-    """The `exactness` command: {context|prefix, draft, top} -> the table at that context."""
-    context = context_of(language, args)
-    draft = check_value(BY_NAME["draft"], args.get("draft", DEFAULTS["draft"]))
-    top = int_arg(args, "top", 1, MAX_TOP, 8)
+def exactness(language, context: list[int], draft: str, top: int) -> dict:
+    """The `exactness` command: the table at a context, with the context."""
     table = exactness_table(language, context, draft, top)
     return {"context": context, "context_text": language.decode(context), "draft": draft, **table}
 
 
 # --- step --------------------------------------------------------------------------------------------
 
-def step(language, args: dict) -> dict:
+def step(language, settings: Settings, context: list[int], step_index: int = 0, exactness_top: int = 8) -> dict:
     """One speculative step after the context, described for drawing.
 
-    Arguments: the settings, plus "context" (token ids) or "prefix" (text; the bench prefix if
-    neither), "step_index" (default 0) and "exactness_top" (rows of the exactness table at the
-    step's first position; default 8, 0 leaves the table out). Random source: (seed, step_index).
+    exactness_top: rows of the exactness table at the step's first position (0 leaves the table
+    out). Random source: (seed, step_index).
     """
-    settings = check_settings(args)
-    context = context_of(language, args)
-    step_index = int_arg(args, "step_index", 0, MAX_INDEX, 0)
-    exactness_top = int_arg(args, "exactness_top", 0, MAX_TOP, 8)
-    gamma, greedy, rule = settings["gamma"], settings["greedy"], settings["rule"]
-    draft = language.draft(settings["draft"])
-    rng = rng_for(settings["seed"], STREAM_STEP, step_index)
+    gamma, greedy, rule = settings.gamma, settings.greedy, settings.rule
+    draft = language.draft(settings.draft)
+    rng = rng_for(settings.seed, STREAM_STEP, step_index)
     trace = speculative_step(language.target, draft, context, gamma, rng, greedy=greedy, rule=rule)
     vocab = language.vocab
 
@@ -245,7 +210,7 @@ def step(language, args: dict) -> dict:
     return {
         "context": list(context),
         "context_text": language.decode(context),
-        "settings": settings,
+        "settings": settings.as_json(),
         "step_index": step_index,
         "guesses": guesses,
         "n_kept": trace.n_kept,
@@ -256,8 +221,8 @@ def step(language, args: dict) -> dict:
         "written_display": language.decode(trace.written),
         "n_written": trace.n_written,
         "lanes_per_sequence": gamma + 1,
-        "lanes": settings["batch"] * (gamma + 1),
-        "exactness": (exactness_table(language, context, settings["draft"], exactness_top)
+        "lanes": settings.batch * (gamma + 1),
+        "exactness": (exactness_table(language, context, settings.draft, exactness_top)
                       if exactness_top else None),
         "runtime": runtime(),
     }

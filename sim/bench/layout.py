@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .settings import MAX_GAMMA
+from .settings import MAX_GAMMA, PARTS  # PARTS: the parts' names, which PART_BOXES places
 
 SLOTS = MAX_GAMMA + 1  # the pass strip: gamma guesses and the target's own token
 TAPE_SHOWN = 60  # tokens kept on the written tape (the oldest scroll off)
@@ -49,13 +49,12 @@ TAPE = {"x0": 8, "pitch": 36, "slot_width": 33, "y": 246, "height": 30, "text_y"
 MINI_BRIDGE = {"y": 198, "height": 22, "width": 20, "label_x": 313, "label_y": 213}
 PENCIL_Y = 240  # the pencil cart's tip rests on the tape's top edge
 TYPER_Y = 278
-# A part's box (x, y, width, height): the keyboard focus ring drawn round it.
+# A part's box (x, y, width, height): the keyboard focus ring drawn round it (one per part, in PARTS' order).
 PART_BOXES = {
     "drum": [4, 16, 114, 128], "readhead": [116, 6, 66, 158], "mill": [180, 16, 70, 110],
     "cabinet": [250, 6, 88, 138], "draft": [5, 150, 154, 44], "tubes": [206, 150, 130, 46],
     "bridge": [4, 195, 332, 29], "tape": [2, 224, 336, 78],
 }
-PARTS = tuple(PART_BOXES)  # every part a reader can lift out (chapter 12 names them)
 
 # --- the bridge panel (viewBox 340 x 124) ------------------------------------------------------------
 BRIDGE = {"width": 340, "height": 124, "x0": 8, "pitch": 41.5, "meter_width": 30, "top": 14,

@@ -28,7 +28,7 @@ from .. import roofline as rl
 from .. import stats
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
-from .settings import DRAFTS, MAX_GAMMA, RULES, check_settings
+from .settings import DRAFTS, MAX_GAMMA, RULES, Settings
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
 
@@ -146,13 +146,13 @@ class Readouts:
         return {"method": "one_run", "n_tokens": READOUT_TOKENS, "seed": READOUT_SEED,
                 "alpha_gamma": READOUT_GAMMA, "prefix": self.language.decode(bench_prefix_ids(self.language))}
 
-    def cached(self, settings: dict) -> bool:
+    def cached(self, settings: Settings) -> bool:
         """Whether readouts(settings) would answer at once (both its measurements are made)."""
         s = settings
         keys = [_key(s["draft"], gamma, s["greedy"], s["rule"]) for gamma in (READOUT_GAMMA, s["gamma"])]
         return all(key in self._runs for key in keys)
 
-    def readouts(self, args: dict) -> dict:
+    def readouts(self, s: Settings) -> dict:
         """Alpha, tokens per pass (formula and counted), speed-up, best gamma and the roofline.
 
         alpha is a property of the draft and the text, not of gamma: it is measured once per
@@ -163,7 +163,6 @@ class Readouts:
         the module docstring. tokens_per_pass_counted comes from a measurement at the current
         gamma; the formula is (1 - alpha^(gamma+1)) / (1 - alpha).
         """
-        s = check_settings(args)
         alpha, kind, ref = self.alpha(s["draft"], s["greedy"], s["rule"])
         gamma, c = s["gamma"], DRAFT_COST
         run = self.measure(s["draft"], gamma, s["greedy"], s["rule"])
@@ -174,7 +173,7 @@ class Readouts:
         if s["greedy"]:
             measure["runs_looped"] = ref["runs_looped"]
         return {
-            "settings": s,
+            "settings": s.as_json(),
             "alpha": alpha,
             "alpha_kind": kind,
             "alpha_beta": ref["alpha"],

@@ -1,8 +1,9 @@
 """A bench state replayed: the tape, the last pass, the tubes, the readouts, ready to draw.
 
 The page holds a bench state ({"settings", "steps", "rounds"}, see sim.bench.settings) and sends
-every change to `act`, which returns the next state and its `view`: everything the page draws,
-computed here. A state names its whole experiment (the sentence comes from the seed, pass i
+every change to `act` (sim.bench.protocol), which applies it here (`apply`: a whole action, "step
+until" included, in one call) and returns the next state and its `view`: everything the page
+draws, computed here. A state names its whole experiment (the sentence comes from the seed, pass i
 from (seed, i), tube round k from (seed, k)), so replaying it from scratch or extending an
 earlier replay gives the same view, and a link reproduces what the reader saw.
 
@@ -15,16 +16,40 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from dataclasses import dataclass
+
 from . import commands, drawing, race, tubes
-from .commands import STREAM_START, random_start, rng_for, verdict
+from .commands import STREAM_START, default_context, random_start, rng_for, verdict
 from .layout import CONTEXT_SENT, EXACTNESS_TOP, MARKS, TAPE_SHOWN, TUBE_TOP
+from .links import link_query
 from .readouts import lanes_readout
-from .settings import (BY_NAME, MAX_ROUNDS, MAX_STEPS, SEED_MODULUS, SETTINGS, BenchError, check_state,
-                       check_value, int_arg, link_query, parse_link)
+from .settings import BY_NAME, MAX_ROUNDS, MAX_STEPS, SEED_MODULUS, Settings, State
 
 RUNS_KEPT = 8  # runs (and tube series) remembered per session
 
-ACTIONS = ("set", "step", "new_sentence", "round", "clear_tubes", "load", "view")
+
+def _rejected(step: dict) -> bool:
+    return any(g["verdict"] == "rejected" for g in step["guesses"])
+
+
+# What a "step until" waits for, judged on the last pass (a step's trace).
+UNTIL = {"rejected": _rejected, "all_kept": lambda step: not _rejected(step)}
+
+
+@dataclass(frozen=True)
+class Action:
+    """An action on a bench state, checked (sim.bench.protocol reads it from the page's JSON).
+
+    type: set (name, value), step (count, or until and most), new_sentence, round (count),
+    clear_tubes, view. A link (load) becomes its state before it reaches here.
+    """
+
+    type: str
+    name: str | None = None
+    value: object = None
+    count: int = 1
+    until: str | None = None
+    most: int = 0
 
 
 class Replays:
@@ -48,32 +73,32 @@ class Replays:
         cache.move_to_end(key)
         return value
 
-    def run(self, settings: dict, steps: int) -> dict:
+    def run(self, settings: Settings, steps: int) -> dict:
         """The sentence and the first `steps` passes under these settings (batch, GPU and model play no part)."""
-        key = tuple(settings[name] for name in SETTINGS if BY_NAME[name].restarts)
         language = self.language
 
         def fresh():
-            ids = random_start(language, rng_for(settings["seed"], STREAM_START, 0))
+            ids = random_start(language, rng_for(settings.seed, STREAM_START, 0))
             return {"sentence": ids, "text": list(ids), "passes": []}
 
-        run = self._remember(self._runs, key, fresh)
-        args = {**settings, "batch": 1, "exactness_top": 0}
+        run = self._remember(self._runs, settings.restart_key(), fresh)
+        one = settings.but(batch=1)
         while len(run["passes"]) < steps:
             index = len(run["passes"])
-            step = commands.step(language, {**args, "context": run["text"][-CONTEXT_SENT:], "step_index": index})
+            step = commands.step(language, one, run["text"][-CONTEXT_SENT:], step_index=index, exactness_top=0)
             run["passes"].append(step)
             run["text"].extend(w["id"] for w in step["written"])
         return run
 
-    def tubes(self, settings: dict, rounds: int) -> dict:
+    def tubes(self, settings: Settings, rounds: int) -> dict:
         """Cumulative tube counts over rounds 0..rounds-1 (prefix sums kept per series)."""
-        key = (settings["draft"], settings["greedy"], settings["rule"], settings["seed"])
+        key = (settings.draft, settings.greedy, settings.rule, settings.seed)
         series = self._remember(self._tubes, key, lambda: {"rounds": [], "sums": []})
-        args = {**settings, "draws": tubes.TUBE_DRAWS, "top": TUBE_TOP}
+        context = default_context(self.language, "tube")
         while len(series["rounds"]) < max(rounds, 1):
             index = len(series["rounds"])
-            got = tubes.tube_round(self.language, {**args, "round": index}, self.spec_cache)
+            got = tubes.tube_round(self.language, settings, context, index, tubes.TUBE_DRAWS, TUBE_TOP,
+                                   self.spec_cache)
             counts = [got["target"], got["spec_kept"], got["spec_target"]]
             if series["sums"]:
                 counts = [[a + b for a, b in zip(before, now)] for before, now in zip(series["sums"][-1], counts)]
@@ -82,13 +107,13 @@ class Replays:
         return series
 
     # --- the view ----------------------------------------------------------------------------------------
-    def measured(self, settings: dict) -> dict:
+    def measured(self, settings: Settings) -> dict:
         """The readouts of some settings, with the speed-up curve's coordinates."""
         readouts = self.readouts.readouts(settings)
-        curve = drawing.curve(readouts["curve"], settings["gamma"], readouts["best_gamma"])
+        curve = drawing.curve(readouts["curve"], settings.gamma, readouts["best_gamma"])
         return {**readouts, "curve_drawing": curve}
 
-    def view(self, state: dict, measure: bool = True) -> dict:
+    def view(self, state: State, measure: bool = True) -> dict:
         """Everything the page draws for a bench state.
 
         The readouts take a measurement the first time a draft and mode are seen (up to a second
@@ -96,16 +121,15 @@ class Replays:
         measure=False they are left out (None) unless already measured, so a replay is drawn at
         once and the page asks for them next (command "readouts").
         """
-        state = check_state(state)
-        settings, steps, rounds = state["settings"], state["steps"], state["rounds"]
+        settings, steps, rounds = state.settings, state.steps, state.rounds
         language = self.language
         run = self.run(settings, steps)
         readouts = self.measured(settings) if measure or self.readouts.cached(settings) else None
         last = run["passes"][steps - 1] if steps else None
-        lanes = lanes_readout(settings["batch"], settings["gamma"], settings["gpu"], settings["model"])
+        lanes = lanes_readout(settings.batch, settings.gamma, settings.gpu, settings.model)
         shown_pass = self._pass_view(settings, last, run, steps) if last else None
         return {
-            "state": state,
+            "state": state.as_json(),
             "link": link_query(state),
             "sentence": {"ids": run["sentence"], "text": language.decode(run["sentence"])},
             "tape": self._tape(run, steps),
@@ -143,13 +167,13 @@ class Replays:
         ids, decode = run["text"][start - 1:start + written], self.language.decode
         return [decode(ids[k - 1:k + 1])[len(decode(ids[k - 1:k])):] for k in range(1, len(ids))]
 
-    def _pass_view(self, settings: dict, step: dict, run: dict, steps: int) -> dict:
+    def _pass_view(self, settings: Settings, step: dict, run: dict, steps: int) -> dict:
         context = step["context"]
-        table = commands.exactness_table(self.language, context, settings["draft"], EXACTNESS_TOP)
+        table = commands.exactness_table(self.language, context, settings.draft, EXACTNESS_TOP)
         return {
             "index": step["step_index"],
             "context_text": step["context_text"],
-            "mode": "greedy" if settings["greedy"] else settings["rule"],
+            "mode": "greedy" if settings.greedy else settings.rule,
             "guesses": step["guesses"],
             "n_kept": step["n_kept"],
             "n_written": step["n_written"],
@@ -157,13 +181,13 @@ class Replays:
             "written_display": step["written_display"],
             "replacement": step["replacement"],
             "bonus": step["bonus"],
-            "rejected": any(g["verdict"] == "rejected" for g in step["guesses"]),
-            "lanes_per_sequence": settings["gamma"] + 1,
-            "lanes": settings["batch"] * (settings["gamma"] + 1),
+            "rejected": _rejected(step),
+            "lanes_per_sequence": settings.gamma + 1,
+            "lanes": settings.batch * (settings.gamma + 1),
             "exactness": {"context_text": step["context_text"], **table},
         }
 
-    def _tubes_view(self, settings: dict, rounds: int) -> dict:
+    def _tubes_view(self, settings: Settings, rounds: int) -> dict:
         series = self.tubes(settings, rounds)
         first = series["rounds"][0]
         categories = first["categories"]
@@ -187,56 +211,44 @@ class Replays:
         }
 
     # --- actions -----------------------------------------------------------------------------------------
-    def act(self, args: dict) -> dict:
-        """Apply one action to a state: {"state", "action", "measure"?} -> {"state", "view", "messages", "capped"}.
+    def apply(self, state: State, action: Action) -> tuple[State, bool]:
+        """(the next state, whether a count ran into its cap) after one whole action.
 
-        Actions: {"type": "set", "name", "value"} (a setting; draft, gamma, greedy, rule and seed
-        start the sentence again from one pass, batch does not; the tubes keep their rounds, redrawn
-        under the new settings); {"type": "step", "count"?}; {"type": "new_sentence"} (the next
-        seed, one pass); {"type": "round", "count"?}; {"type": "clear_tubes"}; {"type": "load",
-        "query": [[name, value], ...], "chapters"?: [anchors]} (a link: see settings.parse_link; with
-        the embed's chapters, its view options come back as "options"); {"type": "view"} (no change).
-        "measure": false leaves readouts not yet measured out of the view (see view).
+        set: a setting; draft, gamma, greedy, rule and seed start the sentence again from one
+        pass, batch, gpu and model do not; the tubes keep their rounds, redrawn under the new
+        settings; a value the state already has changes nothing. step: `count` passes, or one pass
+        at a time until the last pass meets `until` (UNTIL), at most `most` passes or the cap.
+        new_sentence: the next seed, one pass. round: `count` rounds. clear_tubes: no rounds.
+        view: no change. Past a cap the counter stays at the cap, and the flag says so.
         """
-        action = args.get("action")
-        if not isinstance(action, dict) or action.get("type") not in ACTIONS:
-            raise BenchError("action", f"action must be an object whose type is one of {', '.join(ACTIONS)}")
-        kind = action["type"]
-        messages, capped, options = [], False, None
-        if kind == "load":
-            parsed = parse_link(action.get("query"), action.get("chapters"))
-            state, messages, options = parsed["state"], parsed["messages"], parsed.get("options")
-        else:
-            state = check_state(args.get("state"))
-            settings = dict(state["settings"])
-            if kind == "set":
-                name = action.get("name")
-                if name not in SETTINGS:
-                    raise BenchError("name", f"name must be one of {', '.join(SETTINGS)}; got {name!r}")
-                value = check_value(BY_NAME[name], action.get("value"))
-                if value != settings[name]:
-                    settings[name] = value
-                    state = {**state, "settings": settings}
-                    if BY_NAME[name].restarts:
-                        state["steps"] = 1
-            elif kind == "step":
-                count = int_arg(action, "count", 1, MAX_STEPS, 1)
-                capped = state["steps"] + count > MAX_STEPS
-                state = {**state, "steps": min(MAX_STEPS, state["steps"] + count)}
-            elif kind == "new_sentence":
-                settings["seed"] = (settings["seed"] + 1) % SEED_MODULUS
-                state = {**state, "settings": settings, "steps": 1}
-            elif kind == "round":
-                count = int_arg(action, "count", 1, MAX_ROUNDS, 1)
-                capped = state["rounds"] + count > MAX_ROUNDS
-                state = {**state, "rounds": min(MAX_ROUNDS, state["rounds"] + count)}
-            elif kind == "clear_tubes":
-                state = {**state, "rounds": 0}
-        measure = args.get("measure", True)
-        if not isinstance(measure, bool):
-            raise BenchError("measure", f"measure must be true or false; got {measure!r}")
-        reply = {"state": state, "view": self.view(state, measure), "messages": messages, "capped": capped}
-        return reply if options is None else {**reply, "options": options}
+        kind, settings = action.type, state.settings
+        if kind == "set":
+            if action.value == getattr(settings, action.name):
+                return state, False
+            changed = state.but(settings=settings.but(**{action.name: action.value}))
+            return (changed.but(steps=1) if BY_NAME[action.name].restarts else changed), False
+        if kind == "step" and action.until:
+            return self._step_until(state, UNTIL[action.until], action.most)
+        if kind == "step":
+            return state.but(steps=min(MAX_STEPS, state.steps + action.count)), state.steps + action.count > MAX_STEPS
+        if kind == "new_sentence":
+            return state.but(settings=settings.but(seed=(settings.seed + 1) % SEED_MODULUS), steps=1), False
+        if kind == "round":
+            return (state.but(rounds=min(MAX_ROUNDS, state.rounds + action.count)),
+                    state.rounds + action.count > MAX_ROUNDS)
+        if kind == "clear_tubes":
+            return state.but(rounds=0), False
+        return state, False  # view
+
+    def _step_until(self, state: State, done, most: int) -> tuple[State, bool]:
+        """One pass at a time, as the page's One step would, until done(last pass), `most` passes or the cap."""
+        for _ in range(most):
+            capped = state.steps + 1 > MAX_STEPS
+            state = state.but(steps=min(MAX_STEPS, state.steps + 1))
+            last = self.run(state.settings, state.steps)["passes"][state.steps - 1]
+            if done(last) or capped:
+                break
+        return state, capped
 
 
 def verdicts() -> list:

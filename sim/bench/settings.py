@@ -7,26 +7,23 @@ the tubes). PARAMETERS describes each of them once; the page's controls, its lin
 picture and the checks below all read this table (the page receives it in the bench's spec).
 A new setting is one entry here, plus its control in templates/_bench.html and its label strings.
 
-Two ways in:
+Inside sim a state is a State and its settings a Settings: frozen, checked once where JSON comes
+in, and passed as they are from there on. Two ways in:
 - `check_settings` / `check_state`: JSON from the page or a command, types strict (gamma 4, not
-  "4"); a bad value raises BenchError naming the parameter.
-- `parse_link`: the URL's query as the ordered list of [name, value] strings. A bad value falls
-  back to the default (a counter past its cap is cut to the cap) and is reported as a message:
-  a code, the parameter, the value as typed (cut to LINK_VALUE_SHOWN characters) and the code's
-  arguments, which the page turns into words in its own language.
+  "4"); a bad value raises BenchError naming the parameter (sim.bench.protocol calls them).
+- `sim.bench.links.parse_link`: a link's query, forgiving, with a message per bad value.
 
 The embed's address carries three more options, which choose what the frame shows rather than
-what the sim computes (VIEW_OPTIONS: chapter, part, theme). They are read by the same code, with
-the same messages, when the page passes the chapters it has (the build knows them; the sim does
-not): `parse_link(query, chapters=[...])`.
+what the sim computes (VIEW_OPTIONS: chapter, part, theme, with the machine's PARTS and THEMES
+here); the links read them too when the page passes the chapters it has.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass, replace
 
 from .. import roofline as rl
+from ..errors import BenchError
 from ..models import DRAFT_NAMES as DRAFTS
 from ..speculative import RULES
 
@@ -35,14 +32,6 @@ EXACT_RULES = frozenset({"exact"})
 
 SEED_MODULUS = 2**32  # "New sentence" moves the seed to (seed + 1) mod this
 LINK_VALUE_SHOWN = 40  # characters of a bad link value quoted back to the reader
-
-
-class BenchError(ValueError):
-    """A bad argument, named: str(err) is a readable message, err.param the argument's name."""
-
-    def __init__(self, param: str, message: str):
-        super().__init__(message)
-        self.param = param
 
 
 @dataclass(frozen=True)
@@ -107,21 +96,14 @@ DEFAULTS = {name: BY_NAME[name].default for name in SETTINGS}
 
 # The embed's view options. Their default, None, means "not asked for": the bench alone, no part
 # lifted out, the reader's own light or dark setting. The chapters' anchors come from the caller.
+# The machine's parts a reader (or a link's `part`) can lift out, in reading order (chapter 12 names
+# them); sim.bench.layout gives each its box.
+PARTS = ("drum", "readhead", "mill", "cabinet", "draft", "tubes", "bridge", "tape")
 THEMES = ("light", "dark")
 VIEW_OPTIONS = ("chapter", "part", "theme")
 
 
-def view_parameters(chapters) -> dict:
-    """The view options as parameters, given the site's chapter anchors (BenchError if malformed)."""
-    from .layout import PARTS  # layout imports this module
 
-    if not isinstance(chapters, list) or not all(isinstance(c, str) and c for c in chapters):
-        raise BenchError("chapters", "chapters must be a list of the site's chapter anchors")
-    return {p.name: p for p in (
-        Parameter("chapter", "choice", None, "none", values=tuple(chapters), role="view"),
-        Parameter("part", "choice", None, "none", values=PARTS, role="view"),
-        Parameter("theme", "choice", None, "none", values=THEMES, role="view"),
-    )}
 MAX_GAMMA = BY_NAME["gamma"].high
 MAX_BATCH = BY_NAME["batch"].high
 MAX_SEED = BY_NAME["seed"].high
@@ -131,6 +113,50 @@ MAX_ROUNDS = BY_NAME["rounds"].high
 
 def default_state() -> dict:
     return {"settings": dict(DEFAULTS), **{name: BY_NAME[name].default for name in PROGRESS}}
+
+
+# --- the checked forms ---------------------------------------------------------------------------
+
+class _Checked:
+    """What Settings and State share: read-only, and turned back into JSON in the table's order."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name: str):  # read-only keyed access, for the drawing code (settings["gamma"])
+        return getattr(self, name)
+
+    def but(self, **changes):
+        """A copy with some fields changed (the caller has checked the new values)."""
+        return replace(self, **changes)
+
+
+class _SettingsBase(_Checked):
+    __slots__ = ()
+
+    def as_json(self) -> dict:
+        return {name: getattr(self, name) for name in SETTINGS}
+
+    def restart_key(self) -> tuple:
+        """The settings a run depends on (those that restart the sentence), as a cache key."""
+        return tuple(getattr(self, name) for name in SETTINGS if BY_NAME[name].restarts)
+
+
+class _StateBase(_Checked):
+    __slots__ = ()
+
+    def as_json(self) -> dict:
+        return {"settings": self.settings.as_json(), **{name: getattr(self, name) for name in PROGRESS}}
+
+
+# Made from the table, so a new parameter needs no edit here: Settings(draft=..., gamma=..., ...),
+# State(settings=Settings, steps=..., rounds=...).
+Settings = make_dataclass("Settings", [(name, object) for name in SETTINGS], bases=(_SettingsBase,),
+                          frozen=True, slots=True)
+Settings.__doc__ = "A bench's settings, checked (check_settings): one attribute per setting of PARAMETERS."
+State = make_dataclass("State", [("settings", Settings)] + [(name, int) for name in PROGRESS],
+                       bases=(_StateBase,), frozen=True, slots=True)
+State.__doc__ = "A bench state, checked (check_state): its Settings and how far the reader went."
+Settings.__module__ = State.__module__ = __name__  # (make_dataclass's own `module=` is Python 3.12+)
 
 
 # --- strict JSON -------------------------------------------------------------------------------
@@ -154,126 +180,21 @@ def check_value(p: Parameter, value):
     raise BenchError(p.name, f"{p.name} must be {_range_text(p)}; got {value!r}")
 
 
-def check_settings(args) -> dict:
+def check_settings(args) -> Settings:
     """The settings in a command's JSON arguments, defaults filled in; BenchError if one is bad."""
     if not isinstance(args, dict):
         raise BenchError("args", f"arguments must be a JSON object; got {type(args).__name__}")
-    return {name: check_value(BY_NAME[name], args.get(name, DEFAULTS[name])) for name in SETTINGS}
+    return Settings(**{name: check_value(BY_NAME[name], args.get(name, DEFAULTS[name])) for name in SETTINGS})
 
 
-def check_state(state) -> dict:
+def check_state(state) -> State:
     """A bench state from the page, checked; missing parts take their defaults."""
     if not isinstance(state, dict):
         raise BenchError("state", f"state must be a JSON object; got {type(state).__name__}")
-    out = {"settings": check_settings(state.get("settings", {}))}
+    settings = check_settings(state.get("settings", {}))
+    counters = {}
     for name in PROGRESS:
         p = BY_NAME[name]
-        out[name] = check_value(p, state.get(name, p.default))
-    return out
+        counters[name] = check_value(p, state.get(name, p.default))
+    return State(settings=settings, **counters)
 
-
-def int_arg(args: dict, name: str, low: int, high: int, default: int) -> int:
-    """A whole-number argument of a command (not a bench parameter), checked."""
-    value = args.get(name, default)
-    if type(value) is not int or not low <= value <= high:
-        raise BenchError(name, f"{name} must be a whole number from {low} to {high}; got {value!r}")
-    return value
-
-
-# --- links ---------------------------------------------------------------------------------------
-
-_DIGITS = re.compile(r"[0-9]+")
-_TRUE = ("", "1", "true", "yes", "on")  # "" is a bare ?greedy
-_FALSE = ("0", "false", "no", "off")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def shown(raw: str) -> str:
-    """A link value as typed, for a message: control characters made visible, cut to length."""
-    cut = raw[:LINK_VALUE_SHOWN]
-    visible = _CONTROL.sub(lambda m: "\u2421" if m.group() == "\x7f" else chr(0x2400 + ord(m.group())), cut)
-    return visible + ("…" if len(raw) > LINK_VALUE_SHOWN else "")
-
-
-def _read(p: Parameter, raw: str):
-    """(value, message) for one link value: the message is None when the value is accepted."""
-    text = raw.strip()
-    if p.kind == "choice":
-        if text.lower() in p.values:
-            return text.lower(), None
-        return p.default, ("not_one_of", {"values": list(p.values)})
-    if p.kind == "bool":
-        if text.lower() in _TRUE:
-            return True, None
-        if text.lower() in _FALSE:
-            return False, None
-        return p.default, ("not_yes_no", {})
-    if not _DIGITS.fullmatch(text):
-        return p.default, ("not_whole_number", {"min": p.low, "max": p.high})
-    value = int(text) if len(text) <= 12 else p.high + 1  # past any limit (and never a huge int())
-    if p.low <= value <= p.high:
-        return value, None
-    if p.over_cap and value > p.high:
-        return p.high, ("over_cap", {"max": p.high})
-    return p.default, ("out_of_range", {"min": p.low, "max": p.high})
-
-
-def parse_link(query, chapters=None) -> dict:
-    """A link's query (ordered [name, value] pairs) to a bench state, with messages.
-
-    Accepted spellings: whole numbers as decimal digits; greedy as 1/0, true/false, yes/no,
-    on/off (any case) or a bare "?greedy"; draft, rule and the view options by name (any case).
-    A parameter given twice is read from its first occurrence, and the message says so. Names
-    the bench does not use are listed under "ignored" (the page may carry other options).
-
-    With `chapters` (the embed's chapter anchors), the view options are read too and returned
-    under "options" ({"chapter", "part", "theme"}, None when not given or not understood: a bad
-    view option is left out, so its message's "used" is None).
-    """
-    if not isinstance(query, list) or not all(
-            isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-            for pair in query):
-        raise BenchError("query", "query must be a list of [name, value] string pairs")
-    view = {} if chapters is None else view_parameters(chapters)
-    state = default_state()
-    options = {name: None for name in view}
-    messages, ignored, seen = [], [], {}
-    for name, raw in query:
-        p = BY_NAME.get(name) or view.get(name)
-        if p is None:
-            if name not in ignored:
-                ignored.append(name)
-            continue
-        seen[name] = seen.get(name, 0) + 1
-        if seen[name] > 1:
-            continue
-        value, problem = _read(p, raw)
-        if p.role == "setting":
-            state["settings"][name] = value
-        elif p.role == "view":
-            options[name] = value
-        else:
-            state[name] = value
-        if problem:
-            code, args = problem
-            messages.append({"code": code, "param": name, "value": shown(raw), "used": value, "args": args})
-    for name, count in seen.items():
-        if count > 1:
-            used = options[name] if name in options else _value_of(state, name)
-            messages.append({"code": "given_twice", "param": name, "value": None, "used": used,
-                             "args": {"count": count}})
-    out = {"state": state, "messages": messages, "ignored": ignored}
-    return {**out, "options": options} if view else out
-
-
-def _value_of(state: dict, name: str):
-    return state["settings"][name] if name in state["settings"] else state[name]
-
-
-def link_query(state: dict) -> str:
-    """The canonical query string of a bench state ("?draft=bigram&gamma=4&..."): parse_link reads it back."""
-    parts = []
-    for p in PARAMETERS:
-        value = _value_of(state, p.name)
-        parts.append(f"{p.name}={(1 if value else 0) if p.kind == 'bool' else value}")
-    return "?" + "&".join(parts)

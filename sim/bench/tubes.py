@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 from ..speculative import first_tokens, residual_of, typical_threshold
-from .commands import MAX_INDEX, MAX_TOP, OTHER_ID, STREAM_TUBE, clean, context_of, rng_for, top_by_p
-from .settings import check_settings, int_arg
+from .commands import OTHER_ID, STREAM_TUBE, clean, rng_for, top_by_p
+from .settings import Settings
 
 MAX_DRAWS = 1000
 TUBE_DRAWS = 50  # draws per tube per round
@@ -39,24 +39,20 @@ def spec_distribution(p, q, rule: str, greedy: bool) -> list[float]:
     return [(qi if pi > threshold else 0.0) + rest * pi for pi, qi in zip(pd, qd)]
 
 
-def tube_round(language, args: dict, spec_cache: dict | None = None) -> dict:
-    """Direct target draws and speculative first-token draws after a context (default: the
+def tube_round(language, settings: Settings, context: list[int], round_index: int, draws: int = TUBE_DRAWS,
+               top: int = 8, spec_cache: dict | None = None) -> dict:
+    """Direct target draws and speculative first-token draws after a context (the page's: the
     "tube" prefix, see commands.default_context), counted into the top tokens by p plus
     "other"; seeded by (seed, round)."""
-    settings = check_settings(args)
-    context = context_of(language, args, "tube")
-    round_index = int_arg(args, "round", 0, MAX_INDEX, 0)
-    draws = int_arg(args, "draws", 1, MAX_DRAWS, TUBE_DRAWS)
-    top = int_arg(args, "top", 1, MAX_TOP, 8)
-    target, draft = language.target, language.draft(settings["draft"])
-    rule, greedy = settings["rule"], settings["greedy"]
+    target, draft = language.target, language.draft(settings.draft)
+    rule, greedy = settings.rule, settings.greedy
     p, q = target.sparse(context), draft.sparse(context)
     ranked = top_by_p(p, top)
     slot = {token_id: i for i, (token_id, _) in enumerate(ranked)}
     other = len(ranked)
-    spec_dense = _spec_dense(spec_cache, context, settings["draft"], p, q, rule, greedy)
+    spec_dense = _spec_dense(spec_cache, context, settings.draft, p, q, rule, greedy)
 
-    rng = rng_for(settings["seed"], STREAM_TUBE, round_index)
+    rng = rng_for(settings.seed, STREAM_TUBE, round_index)
     direct = [0] * (other + 1)
     kept_counts = [0] * (other + 1)
     target_counts = [0] * (other + 1)
@@ -76,7 +72,7 @@ def tube_round(language, args: dict, spec_cache: dict | None = None) -> dict:
     categories.append({"id": OTHER_ID, "text": None,
                        "p": clean(1.0 - math.fsum(c["p"] for c in categories)),
                        "spec_p": clean(1.0 - math.fsum(c["spec_p"] for c in categories))})
-    return {"round": round_index, "draws": draws, "settings": settings, "context": context,
+    return {"round": round_index, "draws": draws, "settings": settings.as_json(), "context": context,
             "context_text": language.decode(context), "categories": categories,
             "target": direct, "spec_kept": kept_counts, "spec_target": target_counts}
 

@@ -1,8 +1,9 @@
 """A Try-it's start and actions, checked against the bench's spec (sim.bench.api.spec).
 
-The actions are the store's own (site/static/js/bench/store.js, docs/bench-protocol.md), so a
-Try-it does nothing a reader's click could not. Each is checked here as the sim and the store
-would check it, so a typo fails the build with the file and line instead of failing a reader.
+The actions are the store's own, as the protocol in the spec declares them (sim/bench/protocol.py:
+their arguments, kinds and limits; the parameters' values), so a Try-it does nothing a reader's
+click could not. Each is checked here against those tables, so a typo fails the build with the
+file and line instead of failing a reader; which actions a Try-it may use is this module's choice.
 Two markers belong to the Try-it runner (site/static/js/tryit.js), not to the store:
 {snapshot = "label"} keeps the view at that point for the answer's {name@label}, and
 {hold = seconds} leaves what the bench shows on screen for a moment (a tour of the parts).
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-# The store's "step until" conditions (UNTIL in store.js; a test checks that they agree).
-UNTIL = ("rejected", "all_kept")
+# The actions a Try-it may use (each one of the protocol's: a test checks), in the order a message lists them.
+ALLOWED = ("set", "step", "round", "new_sentence", "clear_tubes", "isolate")
 HOLD_SECONDS = (0.2, 5.0)
 LABEL = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -41,10 +42,16 @@ def _parameters(spec: dict) -> dict:
     return {p["name"]: p for p in spec["parameters"]}
 
 
+def _arguments(spec: dict, kind: str) -> dict:
+    """An action's arguments as the protocol declares them, by name."""
+    return {a["name"]: a for a in spec["protocol"]["actions"][kind]["args"]}
+
+
 def _check_value(p: dict, value) -> str | None:
-    """None if value is a valid JSON value of parameter p, else what it should be."""
+    """None if value is valid for p (a parameter, or an action's argument, as the spec describes
+    either: kind choice with values, bool, or int with min and max), else what it should be."""
     if p["kind"] == "choice":
-        return None if value in p["values"] else "one of " + ", ".join(p["values"])
+        return None if isinstance(value, str) and value in p["values"] else "one of " + ", ".join(p["values"])
     if p["kind"] == "bool":
         return None if isinstance(value, bool) else "true or false"
     ok = type(value) is int and p["min"] <= value <= p["max"]
@@ -78,11 +85,13 @@ def _keys(entry: dict, allowed: set, i: int, what: str) -> None:
         raise ActionError(f"{what} has no {extra[0]!r}", i, f"{what} takes {', '.join(sorted(allowed))}")
 
 
-def _count(entry: dict, i: int, limit: dict) -> None:
-    if "count" in entry:
-        count = entry["count"]
-        if type(count) is not int or not 1 <= count <= limit["max"]:
-            raise ActionError(f"count = {count!r}", i, f"count is a whole number from 1 to {limit['max']}")
+def _argument(entry: dict, i: int, arg: dict) -> None:
+    """An optional argument (count, max) checked against the protocol's limits."""
+    name = arg["name"]
+    if name in entry:
+        wrong = _check_value(arg, entry[name])
+        if wrong:
+            raise ActionError(f"{name} = {entry[name]!r}", i, f"{name} is {wrong}")
 
 
 def _check_entry(entry, i: int, spec: dict, labels: set) -> None:
@@ -109,8 +118,12 @@ def _check_entry(entry, i: int, spec: dict, labels: set) -> None:
     kind = entry.get("type")
     if kind in REFUSED:
         raise ActionError(f"a Try-it may not use a {kind!r} action", i, REFUSED[kind])
+    if kind not in ALLOWED:
+        raise ActionError(f"unknown action type {kind!r}", i,
+                          "type is one of " + ", ".join(ALLOWED) + '; or write {snapshot = "label"} or {hold = seconds}')
+    args = _arguments(spec, kind)
+    _keys(entry, {"type", *args}, i, kind)
     if kind == "set":
-        _keys(entry, {"type", "name", "value"}, i, "set")
         name = entry.get("name")
         if name not in spec["settings"]:
             raise ActionError(f"set names {name!r}, which is not a setting", i,
@@ -119,31 +132,22 @@ def _check_entry(entry, i: int, spec: dict, labels: set) -> None:
         if wrong:
             raise ActionError(f"set {name} to {entry.get('value')!r}", i, f"{name} is {wrong}")
     elif kind == "step":
-        _keys(entry, {"type", "count", "until", "max"}, i, "step")
-        _count(entry, i, parameters["steps"])
+        _argument(entry, i, args["count"])
         if "until" in entry:
             if "count" in entry:
                 raise ActionError("step has both count and until", i, "step a number of passes, or until a condition")
-            if entry["until"] not in UNTIL:
-                raise ActionError(f"step until {entry['until']!r}", i, "until is one of " + ", ".join(UNTIL))
-            _count({"count": entry["max"]} if "max" in entry else {}, i, parameters["steps"])
+            if _check_value(args["until"], entry["until"]):
+                raise ActionError(f"step until {entry['until']!r}", i, "until is " + _check_value(args["until"], None))
+            _argument(entry, i, args["max"])
         elif "max" in entry:
             raise ActionError("step has max without until", i, "max bounds a step until a condition")
     elif kind == "round":
-        _keys(entry, {"type", "count"}, i, "round")
-        _count(entry, i, parameters["rounds"])
-    elif kind in ("new_sentence", "clear_tubes"):
-        _keys(entry, {"type"}, i, kind)
+        _argument(entry, i, args["count"])
     elif kind == "isolate":
-        _keys(entry, {"type", "part"}, i, "isolate")
-        parts = spec["layout"]["parts"]
-        if entry.get("part") not in parts and entry.get("part") != "":
+        if _check_value(args["part"], entry.get("part")):
+            parts = [part for part in args["part"]["values"] if part]
             raise ActionError(f"isolate part {entry.get('part')!r}, which the machine does not have", i,
                               "part is one of " + ", ".join(parts) + ', or "" to show them all')
-    else:
-        known = ["set", "step", "round", "new_sentence", "clear_tubes", "isolate"]
-        raise ActionError(f"unknown action type {kind!r}", i,
-                          "type is one of " + ", ".join(known) + '; or write {snapshot = "label"} or {hold = seconds}')
 
 
 def check_actions(actions, spec: dict) -> set:

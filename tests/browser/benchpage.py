@@ -1,7 +1,9 @@
 """Driving the bench in a page: open it, wait for its state (never for a fixed time), read it back.
 
-The bench's public API (window.specdecBench: dispatch, run, idle, getState) is the page's own;
-these helpers use it to wait until the queue is idle and to read what the page shows.
+The bench's public API (site/static/js/bench/api.js: dispatch, run, idle, getState) is the page's
+own; the test pages reach it as window.specdecBench, which the debug hooks add (DEBUG_HOOKS, set
+on every test context: site/static/js/bench/debug.js). These helpers use it to wait until the
+queue is idle and to read what the page shows.
 """
 
 from __future__ import annotations
@@ -9,6 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qsl, urlparse
 
+# An init script for a test's or a benchmark's browser context: its pages load the debug hooks
+# (window.specdecBench, window.specdecBenchTimings, the specdec:tryit event), as readers' never do.
+DEBUG_HOOKS = "window.specdecDebug = true;"
 PYODIDE_TIMEOUT_MS = 120_000
 LIVE = "#b[data-mode=live][data-busy=false]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from benchpage import DEBUG_HOOKS
 
 LAUNCH_FLAGS = [
     "--no-sandbox",
@@ -66,6 +67,7 @@ class SharedContexts:
             self.contexts[key] = self.playwright.chromium.launch_persistent_context(
                 self.profiles / f"profile-{len(self.contexts)}", executable_path=chromium_path(),
                 args=LAUNCH_FLAGS, viewport=DESKTOP, **context_options)
+            self.contexts[key].add_init_script(DEBUG_HOOKS)  # tests read the bench through its debug hooks
         page = self.contexts[key].new_page()
         page.set_viewport_size(viewport or DESKTOP)
         media = {k: v for k, v in (("reduced_motion", reduced_motion), ("color_scheme", color_scheme)) if v}

@@ -19,7 +19,7 @@ from sim.session import Session
 from sitebuild import tryit
 from sitebuild.content import load_all, load_section
 from sitebuild.errors import BuildError
-from sitebuild.tryit.actions import REFUSED, UNTIL
+from sitebuild.tryit.actions import ALLOWED, REFUSED
 from sitebuild.tryit.blocks import checked, page_data
 from sitebuild.tryit.values import VALUES, resolve
 from tryit_expect import EXPECT
@@ -219,14 +219,15 @@ def test_every_try_it_leaves_the_state_its_chapter_describes(lang):
 
 
 def test_python_knows_the_stores_actions():
-    """The build's lists (sitebuild/tryit/actions.py) are the store's (site/static/js/bench/store.js)."""
+    """The Try-it's lists (sitebuild/tryit/actions.py) name the protocol's actions, every one that
+    runs in the sim or on the page; the store reads the protocol and keeps no list of its own."""
     store = (REPO / "site" / "static" / "js" / "bench" / "store.js").read_text(encoding="utf-8")
-    until = re.search(r"const UNTIL = \{(.*?)\};", store).group(1)
-    assert sorted(re.findall(r"(\w+): \(view\)", until)) == sorted(UNTIL)
-    bench = set(re.findall(r'"(\w+)"', re.search(r"BENCH_ACTIONS = new Set\(\[(.*?)\]\)", store).group(1)))
+    actions = SPEC["protocol"]["actions"]
+    bench = {kind for kind, a in actions.items() if a["runs"] == "sim"}
     local = set(re.findall(r'action\.type === "(\w+)"', store[store.index("async local("):]))
-    allowed = {"set", "step", "round", "new_sentence", "clear_tubes", "isolate"}
-    assert allowed | set(REFUSED) == bench | local
+    assert local == {kind for kind, a in actions.items() if a["runs"] == "page"}
+    assert set(ALLOWED) | set(REFUSED) == bench | local
+    assert not re.search(r'new Set\(\[\s*"set"|\bUNTIL\b|"rejected"|"all_kept"', store)
 
 
 def test_the_built_page_holds_one_waiting_block_per_chapter(built_site):

@@ -1,8 +1,9 @@
 // The chapters' "Try it" buttons. Each runs its chapter's actions on the bench through the
-// store's public API (window.specdecBench), then fills in its answer from the bench's view.
+// bench's public API (bench/api.js), then fills in its answer from the bench's view.
 // Everything was declared and checked by the build (sitebuild/tryit/): the state to start from
 // (a link), the actions, and, for each value the answer reports, where it is in the view and
 // how it is formatted. This script only follows those paths and formats in the page's language.
+import { bench, tell } from "./bench/api.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
@@ -117,8 +118,7 @@ class TryIt {
       this.answer.hidden = false;
       this.box.dataset.state = complete ? "done" : "incomplete";
       api.announce(`${text("try_answer_label")} ${words}`);
-      // For anything that follows the page (tests read the views the answer came from).
-      this.box.dispatchEvent(new CustomEvent("specdec:tryit", { bubbles: true, detail: { final, snapshots, words } }));
+      tell("tryit", { box: this.box, final, snapshots, words }); // the views the answer came from (debug.js)
     } catch (error) {
       this.error = text("try_refused", { error: error.message });
       this.box.dataset.state = "error";
@@ -140,7 +140,7 @@ class Runner {
   }
 
   async start(block) {
-    const api = window.specdecBench;
+    const api = bench();
     if (this.running || !api || this.root.dataset.mode !== "live") return;
     this.running = block;
     this.draw();

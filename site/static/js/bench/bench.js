@@ -4,6 +4,7 @@
 import { simClient } from "../sim-start.js";
 import { motion } from "./anim.js";
 import { Announcer, summary } from "./announce.js";
+import { benchAPI, publish } from "./api.js";
 import { ControlsView } from "./controls.js";
 import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
@@ -18,28 +19,16 @@ import { text } from "./text.js";
 import { TubesView } from "./tubes.js";
 import { readQuery, writeURL } from "./url.js";
 
-// The worker (started as the page opened, sim-start.js), with each call's time kept for
-// benchmarks/browser_perf.py.
+// The worker (started as the page opened, sim-start.js).
 function connect(config) {
-  const timings = [];
-  window.specdecBenchTimings = timings;
   const client = simClient(config);
-  return {
-    client,
-    async call(command, args, onPartial) {
-      const t0 = performance.now();
-      const result = await client.call(command, args, onPartial);
-      timings.push({ command, ms: performance.now() - t0 });
-      if (timings.length > 500) timings.shift();
-      return result;
-    },
-  };
+  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial) };
 }
 
 // config: the page's data attributes (worker, runtime and model addresses). frame: what the frame
 // around the bench adds (optional): `chapters`, sent with a link so that the sim reads the embed's
 // view options too; `first`, page actions applied before the link; and `onChange(change, state)`,
-// told of every change after the views drew it.
+// told of every change after the views drew it (as the API's subscribe is).
 export function startBench(config, frame = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
@@ -49,7 +38,8 @@ export function startBench(config, frame = {}) {
   let booted = false;
 
   const sim = connect(config);
-  const store = new Store({ sim, state: view.state, view, panels: readPanels(root) });
+  const drawn = frame.onChange ? [frame.onChange] : []; // told of each change once the views drew it
+  const store = new Store({ sim, state: view.state, view, panels: readPanels(root), protocol: spec.protocol });
   const views = {
     machine: new MachineView(root, spec),
     tape: new TapeView(root),
@@ -158,7 +148,7 @@ export function startBench(config, frame = {}) {
       default:
         break;
     }
-    if (frame.onChange) frame.onChange(change, state);
+    for (const listener of drawn) listener(change, state);
   });
 
   function onStatus(s) {
@@ -193,6 +183,10 @@ export function startBench(config, frame = {}) {
     }
   }
 
+  const api = benchAPI({ store, sim, announcer, drawn });
+  // Tests and benchmarks ask for their hooks (debug.js); a reader's page never loads them.
+  const debug = window.specdecDebug ? import("./debug.js").then((m) => m.attach(api)) : Promise.resolve();
+
   views.controls.wire();
   views.parts.wire();
   views.tabs.wire();
@@ -202,17 +196,7 @@ export function startBench(config, frame = {}) {
   for (const action of frame.first || []) store.dispatch(action).catch(() => {});
   const load = { type: "load", query, source: "link", ...(frame.chapters ? { chapters: frame.chapters } : {}) };
   if (query.length) store.dispatch(load).catch(() => {});
-  sim.client.listen(onStatus); // the latest status at once, then each one
-
-  const api = {
-    dispatch: (action) => store.dispatch(action),
-    run: (actions) => store.run(actions),
-    idle: () => store.idle(),
-    getState: () => store.getState(),
-    retry: () => sim.client.restart(),
-    announce: (message) => announcer.say(message), // the one live region, for the chapters' Try it answers
-    call: (command, args) => sim.call(command, args), // a raw request to the sim (tests, debugging)
-  };
-  window.specdecBench = api;
+  debug.catch(() => {}).then(() => sim.client.listen(onStatus)); // the latest status at once, then each one
+  publish(api);
   return api;
 }

@@ -3,32 +3,19 @@
 // render from the state. The sim computes: a bench action goes to the worker as
 // act({state, action}) and comes back as the next state and its view (docs/bench-protocol.md).
 //
-// Public API (window.specdecBench, and startBench's return value):
+// Public API (api.js wraps it; startBench returns that):
 //   dispatch(action)  -> Promise of the result, once applied and drawn
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
 //   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel},
 //                         source: {source: "book"} | {source: "text", tokens, vocab, ...} (the models in use)}
 //   announce(message) -> says it in the bench's one live region (bench.js)
-// Actions (bench ones are checked in Python: sim/bench/replay.py):
-//   {type: "set", name, value}          a setting (draft, gamma, greedy, batch, seed, rule)
-//   {type: "step", count?}              passes; {type: "step", until: "rejected" | "all_kept", max?}
-//                                       steps one pass at a time until the last pass had a
-//                                       rejected guess (or had none), at most max (default 50) passes
-//   {type: "new_sentence"}, {type: "round", count?}, {type: "clear_tubes"}
-//   {type: "load", query: [[name, value], ...], chapters?}   a link's parameters (with the embed's
-//                                       chapters, its view options too); {type: "view", measure?} redraws
-//   {type: "play"}, {type: "pause"}, {type: "speed", value}, {type: "isolate", part},
-//   {type: "focus", part, reveal?}      the chapter in view (reveal: a Try-it's, the part's own panel
-//                                       shown even if the part is already in focus)
-//   {type: "open_panel", panel}         the panel shown beside the machine (bridge, exact, tubes,
-//                                       readouts, curve); focusing or isolating a part that has a
-//                                       panel opens it too
-//   {type: "use_text", text, onProgress?}  count the reader's text into the models the bench runs on
-//                                       (onProgress(stage) hears the worker's stages); {type: "use_book"}
-//                                       goes back to the book's; either redraws the state on them. A text
-//                                       that cannot be counted rejects with error.code (sim/owntext.py) and
-//                                       leaves the models as they were. The text is kept nowhere else.
+// The actions, their arguments and where each runs are the protocol's (sim/bench/protocol.py, in the
+// spec as `protocol`; docs/bench-protocol.md lists them): "sim" ones go to the worker whole, as one
+// act (a "step until" too), "models" ones call their command and then redraw the state on the new
+// models, "page" ones change this page's own state (ui) and apply before Python is ready when no
+// other action waits ahead of them. A "use_text" that cannot be counted rejects with error.code
+// (sim/owntext.py) and leaves the models as they were.
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
 // so a slider dragged fast applies its last value once, in its place among the other actions.
 // Readouts are measured for the state the queue ends in, not for states a queued action replaces
@@ -36,21 +23,23 @@
 import { SimFailure } from "../sim-client.js";
 import { motion, pause } from "./anim.js";
 
-const BENCH_ACTIONS = new Set(["set", "step", "new_sentence", "round", "clear_tubes", "load", "view"]);
-const MODEL_ACTIONS = new Set(["use_text", "use_book"]); // the models change, then the state is redrawn
-const UNTIL = { rejected: (view) => view.pass && view.pass.rejected, all_kept: (view) => view.pass && !view.pass.rejected };
-const UNTIL_MAX = 50;
-
-// The part of an action Python reads (the rest steers the queue).
-function forPython({ type, name, value, count, query, chapters }) {
-  return { type, name, value, count, query, chapters };
+// The arguments of an action that its command reads, as the protocol declares them (the rest, such
+// as quiet or a callback, steers the queue).
+function sent(declared, action) {
+  const out = {};
+  for (const { name, kind } of declared.args) {
+    if (kind !== "function" && action[name] !== undefined) out[name] = action[name];
+  }
+  return out;
 }
 
 export class Store {
-  // panels: {names: [...], first, forPart: {part: panel}} (the page's tabs, read by bench.js).
-  constructor({ sim, state, view, panels }) {
+  // panels: {names: [...], first, forPart: {part: panel}} (the page's tabs, read by bench.js);
+  // protocol: the spec's (its actions: where each runs and what it carries).
+  constructor({ sim, state, view, panels, protocol }) {
     this.sim = sim;
     this.panels = panels;
+    this.actions = protocol.actions;
     this.state = { bench: state, view, ui: { playing: false, speed: 1, isolate: "", focus: "", panel: panels.first }, source: { source: "book" } };
     this.queue = [];
     this.running = false;
@@ -79,7 +68,7 @@ export class Store {
         tail.action = action;
         tail.waiters.push({ resolve, reject });
       } else {
-        this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", passes: 0, reply: null });
+        this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", reply: null });
       }
       this.pump();
     });
@@ -109,10 +98,16 @@ export class Store {
     if (live) this.pump();
   }
 
+  // Where an action runs: "sim", "models" or "page" (an unknown type counts as the page's, which refuses it).
+  runs(action) {
+    const declared = this.actions[action.type];
+    return declared ? declared.runs : "page";
+  }
+
   // The head of the queue can be applied: the page's own actions (tabs, parts, play) need no
   // Python, so they apply before it is ready, as long as no bench action waits ahead of them.
   ready() {
-    return this.queue.length > 0 && (this.live || !BENCH_ACTIONS.has(this.queue[0].action.type));
+    return this.queue.length > 0 && (this.live || this.runs(this.queue[0].action) === "page");
   }
 
   async pump() {
@@ -121,9 +116,8 @@ export class Store {
     this.notify({ kind: "busy", busy: true });
     while (this.ready()) {
       const item = this.queue[0];
-      let outcome;
       try {
-        outcome = await this.apply(item);
+        await this.apply(item);
       } catch (error) {
         if (error instanceof SimFailure) break; // the worker is gone: the item waits for Retry
         this.queue.shift();
@@ -131,7 +125,6 @@ export class Store {
         await this.notify({ kind: "error", action: item.action, error });
         continue;
       }
-      if (outcome === "again") continue;
       this.queue.shift();
       await this.notify({ kind: "done", action: item.action, reply: item.reply });
       for (const w of item.waiters) w.resolve(item.reply);
@@ -145,13 +138,14 @@ export class Store {
   // where it stopped: "act" (the state changes) then "measure" (readouts not yet measured).
   async apply(item) {
     const { action } = item;
-    const models = MODEL_ACTIONS.has(action.type);
-    if (!BENCH_ACTIONS.has(action.type) && !models) {
+    const runs = this.runs(action);
+    const models = runs === "models";
+    if (runs === "page") {
       item.reply = await this.local(action);
-      return "done";
+      return;
     }
     if (models && !item.source) {
-      item.source = await this.sim.call(action.type, action.type === "use_text" ? { text: action.text } : {}, action.onProgress);
+      item.source = await this.sim.call(action.type, sent(this.actions[action.type], action), action.onProgress);
       this.state = { ...this.state, source: item.source };
       await this.notify({ kind: "source", action, source: item.source });
     }
@@ -159,11 +153,10 @@ export class Store {
       const before = this.state;
       // Readouts not yet measured are asked for next ("measure"), so the replay is drawn at once.
       const measure = action.measure === true;
-      const python = models ? { type: "view" } : forPython(action);
+      const python = models ? { type: "view" } : { type: action.type, ...sent(this.actions[action.type], action) };
       const reply = await this.sim.call("act", { state: before.bench, action: python, measure });
       this.state = { ...before, bench: reply.state, view: reply.view };
       item.reply = models ? { ...reply, source: item.source } : reply;
-      item.passes += 1;
       item.phase = "measure";
       await this.notify({ kind: "act", action, reply, before });
     }
@@ -173,20 +166,13 @@ export class Store {
       this.state = { ...this.state, view: { ...this.state.view, readouts } };
       await this.notify({ kind: "measured", action });
     }
-    const until = action.type === "step" && UNTIL[action.until];
-    if (until && !until(this.state.view) && !item.reply.capped && item.passes < (action.max || UNTIL_MAX)) {
-      item.phase = "act";
-      return "again";
-    }
-    return "done";
   }
 
   // A bench (or models) action waits behind item, so item's state is about to be replaced: its
   // readouts are not measured (a new draft, gamma or rule costs Pyodide up to a second or two),
   // and a burst of changes measures only the state it ends in.
   replacedSoon(item) {
-    return this.queue.some((other) => other !== item
-      && (BENCH_ACTIONS.has(other.action.type) || MODEL_ACTIONS.has(other.action.type)));
+    return this.queue.some((other) => other !== item && this.runs(other.action) !== "page");
   }
 
   // Actions of the page alone (not part of a link).
