@@ -9,6 +9,7 @@ figure's format where it computes it, so a name is written once.
     roofline.py   chapters 1, 2, 9, 11 and the closing notes (sim.roofline)
     measured.py   the bench's measurements on each book (sim.bench, sim.stats), cached by cache.py
     worked.py     chapter 6's three-token example in exact fractions
+    serving.py    chapter 14: MoE passes (moe.py), memory capacity, ratios of quoted figures
     formats.py    Format, Words, ExactDecimal and the Figures collection
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from .formats import Figures, Format
 from .measured import DEFAULT_GAMMA, LAB_GAMMA, bench_figures, settings
 from .roofline import roofline
+from .serving import serving_figures
 from .worked import worked_figures
 
 
@@ -25,6 +27,7 @@ def shared() -> Figures:
     f = roofline()
     f.merge(settings())
     f.merge(worked_figures())
+    f.merge(serving_figures())
     return f
 
 
