@@ -63,10 +63,14 @@ class DeepSeekV3Weights:
 
 
 # DeepSeek-V3: 256 routed experts and 1 shared expert per MoE layer, 8 routed experts per token
-# (config.json: n_routed_experts, num_experts_per_tok, n_shared_experts).
+# (config.json: n_routed_experts, num_experts_per_tok, n_shared_experts; also num_hidden_layers,
+# first_k_dense_replace, hidden_size, moe_intermediate_size above). How checked: the released
+# config as several public repositories transcribe it, all alike, found through the project's
+# search index (the model repository's own file was not in it); 37B and 671B from the abstract.
 DEEPSEEK_V3 = MoE("DeepSeek-V3", experts=256, active=8, sources=("deepseekv3-2024",))
 DEEPSEEK_V3_WEIGHTS = DeepSeekV3Weights()
-# Mixtral 8x7B: 8 experts per layer, the router picks two per token (the paper's abstract).
+# Mixtral 8x7B: 8 experts per layer, the router picks two per token (the paper's abstract, read
+# in several indexed copies of arXiv:2401.04088).
 MIXTRAL = MoE("Mixtral 8x7B", experts=8, active=2, sources=("mixtral2024",))
 
 
