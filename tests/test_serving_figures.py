@@ -156,3 +156,12 @@ def test_the_typed_number_scan_reads_the_chapter(lang):
     typed = texts[CHAPTER].replace("{{ fig.serve_max_batch }}", most)
     assert (CHAPTER, most) in _typed_figures(lang, [(CHAPTER, typed)])
     assert not _typed_figures(lang, [(CHAPTER, texts[CHAPTER])])
+
+
+def test_editing_a_quoted_number_changes_the_key_the_kept_figures_are_stored_under(tmp_path):
+    """serve keeps the figures between rebuilds; their key must move when a quoted number does."""
+    quoted = tmp_path / "quoted.toml"
+    quoted.write_text('[x]\nvalue = "1.38×"\nnumber = 1.38\nsource = "s"\n')
+    before = serving.quoted_numbers_digest(quoted)
+    quoted.write_text('[x]\nvalue = "1.40×"\nnumber = 1.40\nsource = "s"\n')
+    assert serving.quoted_numbers_digest(quoted) != before

@@ -10,6 +10,7 @@ Three groups, each from data named once elsewhere:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import tomllib
 from pathlib import Path
@@ -42,6 +43,12 @@ def quoted_number(name: str, path: Path = QUOTED) -> float:
     if not isinstance(entry, dict) or "number" not in entry:
         raise ValueError(f"{path.name}: [{name}] needs number = … for the serving chapter's ratios")
     return float(entry["number"])
+
+
+def quoted_numbers_digest(path: Path = QUOTED) -> str:
+    """A digest of the quoted figures these ratios read: a build that keeps its figures between
+    rebuilds (serve) keys them on it, so editing a quoted number recomputes the ratios."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def moe_figures(f: Figures) -> None:
