@@ -16,6 +16,7 @@ from . import base_url as base_urls
 from . import content, diagrams, glossary, js_strings, pages, site_files, tryit
 from .counting import ModelFile, count_model
 from .errors import Namespace, boundary
+from .figures.serving import quoted_numbers_digest
 from .frontmatter import load_toml
 from .references import Sources, quoted_figures
 from .sections import render_section
@@ -110,7 +111,8 @@ def prepare(opts, memo: dict | None = None) -> Products:
     model_key = tuple(m.json_text for m in models.values())
     languages = _remember(memo, "languages", model_key, lambda: {
         lang: load_language(json.loads(m.json_text)) for lang, m in models.items()})
-    texts = _remember(memo, "figures", model_key, lambda: figure_texts(languages))
+    # The serving chapter's ratios read quoted.toml's numbers: an edit there recomputes the figures.
+    texts = _remember(memo, "figures", (model_key, quoted_numbers_digest()), lambda: figure_texts(languages))
     measured = _remember(memo, "measured", model_key, lambda: readout_tables(models, languages))
     strings = {lang: dict(c.strings) for lang, c in contents.items()}
     pictures = _remember(memo, "pictures", (model_key, json.dumps(strings, sort_keys=True)),

@@ -119,5 +119,18 @@ def lab(end, snaps):
     assert _ro(end)["alpha_kind"] == "acceptance_rate"  # greedy: counted over many short runs
 
 
+def serving(end, snaps):
+    from sitebuild.figures.serving import capacity_batch
+
+    roof, batch = _roof(end), _s(end)["batch"]
+    assert batch == capacity_batch() and _s(snaps["start"])["batch"] == 1
+    per_sequence = roof["cache_gb"] / batch  # the batch fills the memory: one more would not fit
+    assert roof["weights_gb"] + roof["cache_gb"] <= roof["memory_gb"] < roof["weights_gb"] + roof["cache_gb"] + per_sequence
+    assert roof["lanes"] > roof["lanes_to_match"]
+    assert roof["tokens_per_s_weights_only"] < _plain(end)["tokens_per_s"]  # weights alone: speculation loses
+    assert roof["tokens_per_s_with_cache"] > roof["plain"]["with_cache"]["tokens_per_s"]  # with the caches: it pays
+    assert roof["arith_busy_fraction_with_cache"] < 1
+
+
 EXPECT = {f.__name__: f for f in (onebyone, batch, draft, verify, rule, exact, alpha, speedup, idle,
-                                   selfdraft, readhead, parts, lab)}
+                                   selfdraft, readhead, parts, lab, serving)}

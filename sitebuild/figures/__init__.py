@@ -10,6 +10,7 @@ figure's format where it computes it, so a name is written once.
     measured.py   the bench's measurements on each book (sim.bench, sim.stats), cached by cache.py
     worked.py     chapter 6's three-token example in exact fractions
     multicand.py  the closing notes' two-token example of several candidates, in exact fractions
+    serving.py    chapter 14: MoE passes (moe.py), memory capacity, ratios of quoted figures
     formats.py    Format, Words, ExactDecimal and the Figures collection
 """
 
@@ -19,6 +20,7 @@ from .formats import Figures, Format
 from .measured import DEFAULT_GAMMA, LAB_GAMMA, bench_figures, settings
 from .multicand import multicand_figures
 from .roofline import roofline
+from .serving import serving_figures
 from .worked import worked_figures
 
 
@@ -28,6 +30,7 @@ def shared() -> Figures:
     f.merge(settings())
     f.merge(worked_figures())
     f.merge(multicand_figures())
+    f.merge(serving_figures())
     return f
 
 
