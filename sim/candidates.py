@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections import OrderedDict
 from itertools import accumulate
 
 from .sparse import ChainDistribution, Residual
@@ -130,12 +131,32 @@ def _support_and_probs(p):
     return ids, p.probs_at(ids)
 
 
+_RESIDUALS: OrderedDict = OrderedDict()
+_RESIDUAL_CACHE_SIZE = 256  # entries keep tempered (dense) distributions alive: bounded memory
+
+
 def residual(p, q):
     """max(0, p - q) normalised: Weights, or the cached Residual for two chains; None if nothing
-    is left (p = q, when no candidate can be rejected)."""
+    is left (p = q, when no candidate can be rejected). Cached: the residuals of tempered
+    distributions cost O(V), and the next residual is keyed by the cached one."""
     if isinstance(p, ChainDistribution) and isinstance(q, ChainDistribution):
         result = residual_of(p, q)
         return result if result.total > 0 else None
+    if isinstance(q, WithoutTokens):  # made afresh for every draw: nothing to reuse
+        return _residual(p, q)
+    key = (id(p), id(q))
+    hit = _RESIDUALS.get(key)
+    if hit is not None and hit[0] is p and hit[1] is q:
+        _RESIDUALS.move_to_end(key)
+        return hit[2]
+    result = _residual(p, q)
+    _RESIDUALS[key] = (p, q, result)
+    if len(_RESIDUALS) > _RESIDUAL_CACHE_SIZE:
+        _RESIDUALS.popitem(last=False)
+    return result
+
+
+def _residual(p, q):
     ids, p_values = _support_and_probs(p)
     q_values = q.probs_at(ids)
     kept = [(w, a - b) for w, a, b in zip(ids, p_values, q_values) if a > b]
