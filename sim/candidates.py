@@ -25,73 +25,23 @@ and three rules that are wrong on purpose, for the page to show drifting:
   candidate (checked against p), the replacement drawn from p.
 
 Distributions here are anything with prob(w), probs_at(ids) and sample(rng): the models'
-ChainDistribution, the Residual of sim.sparse, and Weights below, whose arithmetic also runs on
-fractions.Fraction, so the tests enumerate exactly the code the sampler runs.
+ChainDistribution, the Residual of sim.sparse, and those of sim.weights (Weights, whose
+arithmetic also runs on fractions.Fraction, so the tests enumerate exactly the code the sampler
+runs; HeadAndTail, a tempered chain or its residual).
 """
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_right
 from collections import OrderedDict
-from itertools import accumulate
 
 from .sparse import ChainDistribution, Residual
 from .speculative import RULES, residual_of, typical_threshold
 from .speculative import _exact_or_float_sum as _total  # floats: fsum; Fractions: exact
+from .weights import HeadAndTail, Weights, head_and_tail_residual
 
 # The bench's rules (sim.speculative.RULES, k = 1) and the two that only mean something with k > 1.
 CANDIDATE_RULES = (*RULES, "recursive", "keep_any_survivor")
 WITHOUT_REPLACEMENT = ("recursive",)
-
-
-class Weights:
-    """A distribution on a few ids, given by positive weights (floats or Fractions), normalised on use."""
-
-    __slots__ = ("ids", "weights", "total", "_index", "_cumulative", "_entropy")
-
-    def __init__(self, ids, weights):
-        """ids may be range(V) for a dense distribution (then no index is built)."""
-        self.ids = ids if isinstance(ids, range) and ids.start == 0 and ids.step == 1 else list(ids)
-        self.weights = list(weights)
-        self.total = _total(self.weights)
-        self._index = None
-        self._cumulative = None
-        self._entropy = None
-
-    def prob(self, w: int):
-        if isinstance(self.ids, range):
-            return self.weights[w] / self.total if 0 <= w < len(self.weights) else 0 * self.total
-        if self._index is None:
-            self._index = dict(zip(self.ids, self.weights))
-        weight = self._index.get(w)
-        return 0 * self.total if weight is None else weight / self.total
-
-    def probs_at(self, ids) -> list:
-        return [self.prob(w) for w in ids]
-
-    def sample(self, rng) -> int:
-        """Inverse CDF on the cumulative weights (one uniform draw)."""
-        if self._cumulative is None:
-            self._cumulative = list(accumulate(self.weights))
-        i = bisect_right(self._cumulative, rng.random() * self.total)
-        return self.ids[min(i, len(self.ids) - 1)]
-
-    def argmax(self) -> int:
-        return top_tokens(self, 1)[0]
-
-    def entropy(self) -> float:
-        if self._entropy is None:
-            total = float(self.total)
-            self._entropy = -math.fsum(w / total * math.log(w / total) for w in map(float, self.weights))
-        return self._entropy
-
-    def pairs(self) -> list[list]:
-        """[[id, prob], ...] sorted by id (JSON-ready)."""
-        return sorted([w, weight / self.total] for w, weight in zip(self.ids, self.weights))
-
-    def dense(self, size: int) -> list:
-        return self.probs_at(range(size))
 
 
 class WithoutTokens:
@@ -122,9 +72,11 @@ def _support_and_probs(p):
     """(ids, probabilities) of p where it may be positive."""
     if isinstance(p, Weights):
         return p.ids, [w / p.total for w in p.weights]
-    if isinstance(p, Residual):
-        if p.tail_scale <= 0.0:
-            return p.head_ids, [d / p.total for d in p.head_weights]
+    if isinstance(p, HeadAndTail) and p.coef <= 0:
+        return p.ids, [w / p.total for w in p.weights]
+    if isinstance(p, Residual) and p.tail_scale <= 0.0:
+        return p.head_ids, [d / p.total for d in p.head_weights]
+    if isinstance(p, (Residual, HeadAndTail)):  # with a tail: every id (O(V))
         pairs = p.pairs()
         return [w for w, _ in pairs], [v for _, v in pairs]
     ids = range(len(p.base))  # a whole chain, against a distribution that is not one
@@ -157,6 +109,8 @@ def residual(p, q):
 
 
 def _residual(p, q):
+    if isinstance(p, HeadAndTail) and isinstance(q, HeadAndTail) and p.table is q.table:
+        return head_and_tail_residual(p, q)
     ids, p_values = _support_and_probs(p)
     q_values = q.probs_at(ids)
     kept = [(w, a - b) for w, a, b in zip(ids, p_values, q_values) if a > b]
@@ -244,3 +198,4 @@ class Verifier:
         if self.rule == "keep_any_survivor":
             return residual(self.p, self.q) or self.p
         return self.p
+

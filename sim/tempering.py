@@ -11,8 +11,11 @@ then top-p (nucleus sampling, Holtzman et al. 2020): keep the smallest set of li
 distribution as it is (the sampler then runs on the models' own chains, bit for bit as before);
 T = 0 is greedy decoding, which the step handles itself (argmax), so it never reaches here.
 
-The tempered distribution costs O(V) (every token's power), so results are cached per
-distribution and setting, like the residuals.
+A model's chain (sim.sparse) is P(w) = scale * P1(w) outside its support, so tempered it is
+scale^(1/T) * P1(w)^(1/T) there: one table of P1^(1/T) per model base and temperature, and the
+tempered chain costs the size of its support, like the chain itself (HeadAndTail below; its
+residuals keep that shape). A top-p cut leaves a short explicit list (candidates.Weights).
+Results are cached per distribution and setting, like the residuals.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import math
 from collections import OrderedDict
 from fractions import Fraction
 
-from .candidates import Weights
+from .weights import HeadAndTail, PowerTable, Weights
 
 TEMPERATURES = (0.0, 0.5, 0.7, 1.0, 1.3)  # 0 = greedy
 TOP_PS = (0.9, 0.95, 1.0)  # 1 = no cut
@@ -92,9 +95,30 @@ def tempered(dist, temperature, top_p):
     if hit is not None and hit[0] is dist:
         _CACHE.move_to_end(key)
         return hit[1]
-    ids = range(len(dist.base))
-    result = temper_values(ids, dist.probs_at(ids), temperature, top_p)
+    result = tempered_chain(dist, temperature, top_p)
     _CACHE[key] = (dist, result)
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return result
+
+
+_TABLES: dict = {}
+
+
+def power_table(base, power: float) -> PowerTable:
+    """P1(w)^power over a unigram base, with its cumulative sums (one per base and temperature)."""
+    key = (id(base), power)
+    hit = _TABLES.get(key)
+    if hit is None or hit.base is not base:
+        hit = _TABLES[key] = PowerTable(base, [v ** power for v in base.probs])
+    return hit
+
+
+def tempered_chain(dist, temperature, top_p):
+    """A chain tempered in the time of its support: head = support values^(1/T), tail =
+    scale^(1/T) * P1^(1/T) elsewhere; then the top-p cut, if any, as explicit Weights."""
+    power = 1 / temperature
+    support = dist.support
+    head = [v ** power for v in dist.probs_at(support)]
+    result = HeadAndTail(support, head, dist.scale ** power, power_table(dist.base, power), dist.support_set)
+    return result if top_p >= 1 else result.nucleus(top_p)

@@ -61,12 +61,18 @@ class Node:
     r is None when no random number decided (greedy, typical, or unchecked). A plain slotted
     class: a step makes up to a few hundred of these, and a dataclass costs twice as much."""
 
-    __slots__ = ("token", "parent", "depth", "q", "p", "ratio", "r", "kept", "checked", "context")
+    __slots__ = ("token", "parent", "depth", "q_dist", "p", "ratio", "r", "kept", "checked", "context")
 
-    def __init__(self, token: int, parent: int | None, depth: int, q: float, context: list):
-        self.token, self.parent, self.depth, self.q, self.context = token, parent, depth, q, context
+    def __init__(self, token: int, parent: int | None, depth: int, q_dist, context: list):
+        self.token, self.parent, self.depth, self.q_dist, self.context = token, parent, depth, q_dist, context
         self.p = self.ratio = self.r = None
         self.kept = self.checked = False
+
+    @property
+    def q(self) -> float:
+        """The draft's probability of the token where it was drawn (looked up when asked: most
+        nodes of a big tree are never shown)."""
+        return self.q_dist.prob(self.token)
 
     def to_dict(self) -> dict:
         return {"token": self.token, "parent": self.parent, "depth": self.depth, "q": self.q, "p": self.p,
@@ -121,12 +127,12 @@ def _draft_tree(draft_at, context, widths, rng, rule, greedy):
         for parent, ctx in level:
             q = draft_at(ctx)
             tokens = top_tokens(q, width) if greedy else draw_candidates(q, width, rng, rule)
-            kids = children[parent] = []
-            for x in tokens:
+            first = len(nodes)
+            children[parent] = range(first, first + len(tokens))
+            for i, x in enumerate(tokens, first):
                 child = ctx + [x]
-                kids.append(len(nodes))
-                next_level.append((len(nodes), child))
-                nodes.append(Node(x, parent, depth, q.prob(x), child))
+                next_level.append((i, child))
+                nodes.append(Node(x, parent, depth, q, child))
         level = next_level
     return nodes, children
 
@@ -233,7 +239,7 @@ def position_draws(target, draft, context, rng, n: int, k: int, *, rule="exact",
     draws = []
     for _ in range(n):
         tokens = top_tokens(q, k) if greedy else draw_candidates(q, k, rng, rule)
-        kids = [Node(x, None, 0, q.prob(x), None) for x in tokens]
+        kids = [Node(x, None, 0, q, None) for x in tokens]
         kept, fallback = _check_children(p, q, kids, rule, greedy, rng)
         if kept is not None:
             draws.append((kids[kept].token, kept))

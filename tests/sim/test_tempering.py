@@ -169,3 +169,37 @@ def test_candidate_alpha_on_tempered_fractions():
     p_t, q_t = temper_exact(p, 0.5, 1.0), temper_exact(q, 0.5, 1.0)
     beta = sum(min(a, b) for a, b in zip(p_t, q_t))
     assert candidate_alpha(dense(p_t), dense(q_t), 1) == beta
+
+
+@pytest.mark.parametrize("lang,texts", [("en", ["said the", "queen ,"]), ("zh", ["慢慢"])])
+def test_sparse_tempering_is_the_dense_one(sim_languages, lang, texts):
+    """The tempered chain (support + a P1^(1/T) tail), its nucleus and its residuals against the
+    tempered draft equal the same things computed over the whole vocabulary (1e-12 relative)."""
+    from sim.candidates import residual
+
+    language = sim_languages[lang]
+    size = len(language.vocab)
+
+    def close(a, b):
+        assert [x > 0 for x in a] == [y > 0 for y in b]
+        assert all(abs(x - y) <= 1e-12 * y for x, y in zip(a, b) if y)
+
+    for text in texts:
+        context = language.encode(text)
+        for t in TEMPERATURES[1:]:
+            for top_p in TOP_PS if t != 1 else TOP_PS[:-1]:  # (1, 1) is the chain itself
+                dists = []
+                for model in (language.target, language.draft("bigram")):
+                    chain = model.sparse(context)
+                    got = tempered(chain, t, top_p)
+                    close(got.dense(size), temper_values(range(size), chain.dense(), t, top_p).dense(size))
+                    dists.append(got)
+                p, q = (d.dense(size) for d in dists)
+                rest = [max(0.0, a - b) for a, b in zip(p, q)]
+                left = residual(*dists)
+                if left is None:  # one token of context: the trigram is the bigram there
+                    assert not math.fsum(rest)
+                    continue
+                close(left.dense(size), [r / math.fsum(rest) for r in rest])
+                second = [max(0.0, a - b) for a, b in zip(left.dense(size), q)]
+                close(residual(left, dists[1]).dense(size), [r / math.fsum(second) for r in second])

@@ -22,7 +22,8 @@ from fractions import Fraction
 import pytest
 
 from sim.alpha import candidate_alpha
-from sim.candidates import Verifier, Weights, WithoutTokens
+from sim.candidates import Verifier, WithoutTokens
+from sim.weights import Weights
 
 RANDOM_PAIRS = 40
 
