@@ -56,14 +56,13 @@ def temper_values(ids, probs: list, temperature, top_p) -> Weights:
     if temperature == 1:
         weights = list(probs)
     elif exact:
-        power = 1 / Fraction(str(temperature))
-        if power.denominator != 1:
+        exponent = 1 / Fraction(str(temperature))
+        if exponent.denominator != 1:
             raise ValueError(f"exact tempering needs 1/T to be a whole number, got T = {temperature}")
-        weights = [v ** power.numerator for v in probs]
+        weights = [v ** exponent.numerator for v in probs]
     else:
         top = max(probs)
-        power = 1 / temperature
-        weights = [(v / top) ** power for v in probs]
+        weights = [power(v / top, 1 / temperature) for v in probs]
     pairs_kept = [(w, v) for w, v in zip(ids, weights) if v > 0]
     if top_p < 1:
         pairs_kept = _nucleus(pairs_kept, Fraction(str(top_p)) if exact else top_p)
@@ -103,22 +102,50 @@ def tempered(dist, temperature, top_p):
 
 
 _TABLES: dict = {}
+_LN2_HI, _LN2_LO = 0.6931471805599453, 2.3190468138462996e-17  # ln 2 = hi + lo
+_SQRT_HALF = 0.7071067811865476
 
 
-def power_table(base, power: float) -> PowerTable:
-    """P1(w)^power over a unigram base, with its cumulative sums (one per base and temperature)."""
-    key = (id(base), power)
+def power(x: float, a: float) -> float:
+    """x ** a for 0 < x, from +, -, *, / and exact frexp/ldexp only (a few ulps from x ** a).
+
+    Not x ** a itself: pow() comes from the platform's C library, which is not correctly rounded
+    everywhere, and Pyodide's differs from glibc's in the last bit now and then; a trace must be
+    the same in every Python (tests/sim/test_tree_pyodide.py). IEEE arithmetic is."""
+    m, e = math.frexp(x)  # x = m 2^e, 0.5 <= m < 1
+    if m < _SQRT_HALF:
+        m, e = 2 * m, e - 1
+    s = (m - 1) / (m + 1)  # ln m = 2 atanh(s), |s| < 0.172
+    s2 = s * s
+    series, term = 0.0, s
+    for n in range(1, 24, 2):
+        series += term / n
+        term *= s2
+    y = a * (2 * series) + a * e * _LN2_HI  # a ln x
+    k = round(y / _LN2_HI)
+    r = (y - k * _LN2_HI) - k * _LN2_LO + a * e * _LN2_LO  # |r| < 0.35
+    total, term = 1.0, 1.0
+    for n in range(1, 18):
+        term = term * r / n
+        total += term
+    return math.ldexp(total, k)
+
+
+def power_table(base, exponent: float) -> PowerTable:
+    """P1(w)^exponent over a unigram base, with its cumulative sums (one per base and temperature)."""
+    key = (id(base), exponent)
     hit = _TABLES.get(key)
     if hit is None or hit.base is not base:
-        hit = _TABLES[key] = PowerTable(base, [v ** power for v in base.probs])
+        hit = _TABLES[key] = PowerTable(base, [power(v, exponent) for v in base.probs])
     return hit
 
 
 def tempered_chain(dist, temperature, top_p):
     """A chain tempered in the time of its support: head = support values^(1/T), tail =
     scale^(1/T) * P1^(1/T) elsewhere; then the top-p cut, if any, as explicit Weights."""
-    power = 1 / temperature
+    exponent = 1 / temperature
     support = dist.support
-    head = [v ** power for v in dist.probs_at(support)]
-    result = HeadAndTail(support, head, dist.scale ** power, power_table(dist.base, power), dist.support_set)
+    head = [power(v, exponent) for v in dist.probs_at(support)]
+    result = HeadAndTail(support, head, power(dist.scale, exponent), power_table(dist.base, exponent),
+                         dist.support_set)
     return result if top_p >= 1 else result.nucleus(top_p)

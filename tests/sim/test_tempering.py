@@ -203,3 +203,16 @@ def test_sparse_tempering_is_the_dense_one(sim_languages, lang, texts):
                 close(left.dense(size), [r / math.fsum(rest) for r in rest])
                 second = [max(0.0, a - b) for a, b in zip(left.dense(size), q)]
                 close(residual(left, dists[1]).dense(size), [r / math.fsum(second) for r in second])
+
+
+def test_power_is_pow_to_a_few_ulps():
+    """sim.tempering.power, made of IEEE arithmetic only (the same bits in every Python), is x ** a
+    to within 1e-13 relative over the range the models' probabilities take."""
+    from sim.tempering import power
+
+    rng = random.Random(3)
+    for _ in range(20_000):
+        x = math.exp(-40 * rng.random())
+        for t in TEMPERATURES[1:]:
+            assert abs(power(x, 1 / t) - x ** (1 / t)) <= 1e-13 * x ** (1 / t)
+    assert power(0.25, 2.0) == 0.0625 and power(1.0, 1 / 0.7) == 1.0
