@@ -84,7 +84,7 @@ def _support_and_probs(p):
 
 
 _RESIDUALS: OrderedDict = OrderedDict()
-_RESIDUAL_CACHE_SIZE = 256  # entries keep tempered (dense) distributions alive: bounded memory
+_RESIDUAL_CACHE_SIZE = 1024  # entries keep tempered distributions alive: bounded memory
 
 
 def residual(p, q):

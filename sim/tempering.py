@@ -29,7 +29,7 @@ from .weights import HeadAndTail, PowerTable, Weights
 TEMPERATURES = (0.0, 0.5, 0.7, 1.0, 1.3)  # 0 = greedy
 TOP_PS = (0.9, 0.95, 1.0)  # 1 = no cut
 _CACHE: OrderedDict = OrderedDict()
-_CACHE_SIZE = 256
+_CACHE_SIZE = 1024  # sparse entries, but a top-p nucleus can hold most of V: bounded
 
 
 def check_sampling(temperature, top_p) -> None:

@@ -61,10 +61,10 @@ class Node:
     r is None when no random number decided (greedy, typical, or unchecked). A plain slotted
     class: a step makes up to a few hundred of these, and a dataclass costs twice as much."""
 
-    __slots__ = ("token", "parent", "depth", "q_dist", "p", "ratio", "r", "kept", "checked", "context")
+    __slots__ = ("token", "parent", "depth", "q_dist", "p", "ratio", "r", "kept", "checked")
 
-    def __init__(self, token: int, parent: int | None, depth: int, q_dist, context: list):
-        self.token, self.parent, self.depth, self.q_dist, self.context = token, parent, depth, q_dist, context
+    def __init__(self, token: int, parent: int | None, depth: int, q_dist):
+        self.token, self.parent, self.depth, self.q_dist = token, parent, depth, q_dist
         self.p = self.ratio = self.r = None
         self.kept = self.checked = False
 
@@ -122,6 +122,7 @@ def _draft_tree(draft_at, context, widths, rng, rule, greedy):
     nodes: list[Node] = []
     children: dict = {}
     level = [(None, context)]
+    last = len(widths) - 1
     for depth, width in enumerate(widths):
         next_level = []
         for parent, ctx in level:
@@ -129,10 +130,9 @@ def _draft_tree(draft_at, context, widths, rng, rule, greedy):
             tokens = top_tokens(q, width) if greedy else draw_candidates(q, width, rng, rule)
             first = len(nodes)
             children[parent] = range(first, first + len(tokens))
-            for i, x in enumerate(tokens, first):
-                child = ctx + [x]
-                next_level.append((i, child))
-                nodes.append(Node(x, parent, depth, q, child))
+            nodes.extend([Node(x, parent, depth, q) for x in tokens])
+            if depth < last:  # leaves have no children to draft: no context needed
+                next_level.extend([(i, ctx + [x]) for i, x in enumerate(tokens, first)])
         level = next_level
     return nodes, children
 
@@ -186,7 +186,7 @@ def tree_step(target, draft, context, widths, rng, *, rule="exact", temperature=
         index = kids[kept]
         path.append(index)
         written.append(nodes[index].token)
-        parent, ctx = index, nodes[index].context
+        parent, ctx = index, ctx + [nodes[index].token]
     return TreeTrace(context, widths, rule, temperature, top_p, target.name, draft.name, nodes, path,
                      replacement, residual, bonus, written)
 
@@ -239,7 +239,7 @@ def position_draws(target, draft, context, rng, n: int, k: int, *, rule="exact",
     draws = []
     for _ in range(n):
         tokens = top_tokens(q, k) if greedy else draw_candidates(q, k, rng, rule)
-        kids = [Node(x, None, 0, q, None) for x in tokens]
+        kids = [Node(x, None, 0, q) for x in tokens]
         kept, fallback = _check_children(p, q, kids, rule, greedy, rng)
         if kept is not None:
             draws.append((kids[kept].token, kept))
