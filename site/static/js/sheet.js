@@ -3,7 +3,7 @@
 // from the strip at the bottom of the screen (or the skip link) and closed by its own button or
 // Escape. While it is open the rest of the page is inert, so focus stays in the bench; closing
 // gives focus back to whatever opened it, and the text is where the reader left it.
-const NARROW = window.matchMedia("(max-width: 67.99rem), (max-height: 47.99rem)");
+const NARROW = window.matchMedia("(max-width: 56.24rem), (max-height: 34.99rem)");
 
 export function wireSheet() {
   const bench = document.querySelector(".layout .bench");
