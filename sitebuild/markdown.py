@@ -14,6 +14,13 @@ from .mathml import FIX, MathError, render_math, to_mathml
 # Blocks the chapters may use, e.g. "::: note" ... ":::".
 CONTAINERS = ("note", "aside", "figure")
 
+# Closing punctuation that must never begin a line (Chinese typesetting): after an inline formula
+# or a link the browser may break before it, so the build keeps the pair on one line.
+CLOSING = "。，、；：！？）》」』】〉"
+NOBREAK_OPEN = '<span class="nobr">'
+# A longer link keeps its own break opportunities: only links this short are held whole.
+NOBREAK_LINK_CHARS = 12
+
 
 @lru_cache(maxsize=1)
 def renderer() -> MarkdownIt:
@@ -51,4 +58,50 @@ def to_html(text: str, first_line: int = 1) -> str:
             to_mathml(latex, display)  # cached: rendering below reuses it
         except MathError as err:
             raise BuildError(str(err), line=first_line + line, fix=FIX) from None
+    for token in tokens:
+        if token.type == "inline" and token.children:
+            token.children = keep_closing_punctuation(token.children)
     return md.renderer.render(tokens, md.options, {})
+
+
+def _html(content: str):
+    from markdown_it.token import Token
+
+    token = Token("html_inline", "", 0)
+    token.content = content
+    return token
+
+
+def keep_closing_punctuation(children: list) -> list:
+    """Inline tokens with every formula or short link that a closing mark follows wrapped, with the
+    mark, in a no-break span, so no line can begin with the mark."""
+    out: list = []
+    for i, child in enumerate(children):
+        following = children[i + 1] if i + 1 < len(children) else None
+        if not (following is not None and following.type == "text" and following.content[:1] in CLOSING):
+            out.append(child)
+            continue
+        if child.type.startswith("math_inline"):
+            start = len(out)
+        elif child.type == "link_close":
+            start = _link_open(out)
+            if start is None or len("".join(t.content for t in out[start:])) > NOBREAK_LINK_CHARS:
+                out.append(child)
+                continue
+        else:
+            out.append(child)
+            continue
+        marks = len(following.content) - len(following.content.lstrip(CLOSING))
+        out.insert(start, _html(NOBREAK_OPEN))
+        out.append(child)
+        out.append(_html(following.content[:marks] + "</span>"))
+        following.content = following.content[marks:]
+    return [t for t in out if not (t.type == "text" and t.content == "")]
+
+
+def _link_open(tokens: list):
+    """Where the link that the next token closes opens (links do not nest)."""
+    for at in range(len(tokens) - 1, -1, -1):
+        if tokens[at].type == "link_open":
+            return at
+    return None

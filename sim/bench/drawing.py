@@ -110,7 +110,7 @@ def exactness(table: dict | None) -> list:
 
 
 def tubes(categories: list, target: list, kept: list, written: list, last: dict | None) -> dict:
-    """The two tubes' bars (by category, left to right): cumulative shares against the black lines
+    """The two tubes' bars (by category, left to right): cumulative shares against the lines at p
     at p; dots for the last round alone."""
     scale = TUBES["plot_height"] / (max(c["p"] for c in categories) * TUBES["headroom"])
     base = TUBES["base"]

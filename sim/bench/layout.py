@@ -56,9 +56,9 @@ PART_BOXES = {
     "bridge": [4, 195, 332, 29], "tape": [2, 224, 336, 78],
 }
 
-# --- the bridge panel (viewBox 340 x 124) ------------------------------------------------------------
-BRIDGE = {"width": 340, "height": 124, "x0": 8, "pitch": 41.5, "meter_width": 30, "top": 14,
-          "height_bar": 70, "mark_y": 97, "text_y": 112, "ratio_y": 122, "slot_chars": 6,
+# --- the bridge panel (viewBox 340 x 130: a word and its p/q number a full line apart) ----------------
+BRIDGE = {"width": 340, "height": 130, "x0": 8, "pitch": 41.5, "meter_width": 30, "top": 14,
+          "height_bar": 70, "mark_y": 97, "text_y": 112, "ratio_y": 127, "slot_chars": 6,
           "ratio_shown_max": 9.99}
 
 # --- the speed-up curve (viewBox 340 x 120) ------------------------------------------------------------

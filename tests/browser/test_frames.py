@@ -1,6 +1,8 @@
-"""One bench, three frames (issue 8): beside the text it fits the window with nothing scrolling
-inside; on a phone a strip shows part of the machine from chapter 01 on and opens the whole bench
-in one tap, with no word under 12 px and nothing cut off. (The embed: test_embed.py.)"""
+"""One bench, three frames (issues 8 and 19): beside the text it fits the window with nothing
+scrolling inside; on a phone a bar at the top shows the machine drawn small, this pass of its
+tape and the part in view from chapter 01 on, a Try it's effect shows there, and one tap opens
+the whole bench, with no word under 12 px and nothing cut off. (The embed: test_embed.py; every
+frame of the matrix: test_viewport_matrix.py.)"""
 
 from __future__ import annotations
 
@@ -58,14 +60,21 @@ def to_chapter(page, anchor: str):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_on_a_phone_chapter_01_has_part_of_the_machine_on_screen(phone, lang):
+def test_on_a_phone_chapter_01_has_the_machine_on_screen(phone, lang):
     page = phone(lang)
     to_chapter(page, "onebyone")
-    heading = page.locator("#onebyone h2").bounding_box()
-    assert 0 <= heading["y"] <= 60  # chapter 01's heading at the top
     strip = page.locator(".b-strip")
+    bar = strip.bounding_box()
+    assert bar["y"] == 0 and bar["height"] <= 0.4 * PHONE["height"]  # 60% of the screen for the text
+    heading = page.locator("#onebyone h2").bounding_box()
+    assert bar["height"] <= heading["y"] <= bar["height"] + 60  # chapter 01's heading just under the bar
+    machine = page.locator("#b svg.b-machine").bounding_box()  # the bench's own machine, drawn small
+    assert machine["y"] >= 0 and machine["y"] + machine["height"] <= bar["height"] and machine["height"] >= 180, machine
+    assert page.locator(".b-strip__part").inner_text() == page.locator("#b-part-drum-label").text_content()
+    assert "b-focus" in page.locator("#b .b-part[data-part-name=drum]").get_attribute("class")  # lit on it
+    assert page.locator("#b .b-machine-panel").evaluate("p => p.inert")  # a picture here: parts are pressed on the bench
     tape = strip.locator(".b-strip__tape").bounding_box()
-    assert tape["y"] >= 0 and tape["y"] + tape["height"] <= PHONE["height"]  # on screen, below the text
+    assert tape["y"] >= 0 and tape["y"] + tape["height"] <= bar["height"]  # on screen, beside the machine
     # The strip's tape is the machine's: this pass's slots, marked the same way.
     machine = page.evaluate("""() => [...document.querySelectorAll('#b .b-slot:not(.b-slot--empty)')]
         .map((g) => g.querySelector('.b-slot-mark').textContent)""")
@@ -79,6 +88,24 @@ def test_on_a_phone_chapter_01_has_part_of_the_machine_on_screen(phone, lang):
     assert not cut, cut
     small = [t for t in page.evaluate(RENDERED_SIZES, ".b-strip") if t["px"] < MIN_PX]
     assert not small, small
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_a_try_it_shows_on_the_machine_in_the_bar(phone, lang):
+    """Chapter 09's Try it raises the batch: the machine drawn small fills its drawers and stacks
+    its cabinets, and the sheet stays closed."""
+    page = phone(lang)
+    to_chapter(page, "idle")
+    drawers = "() => document.querySelectorAll('#b .b-drawer.b-in-use').length"
+    assert page.evaluate(drawers) == 1
+    page.locator("#idle .try__button").tap()
+    page.wait_for_function(f"() => ({drawers})() === 16 && window.specdecBench.getState().bench.settings.batch > 16")
+    settle(page)
+    assert page.locator(".bench").get_attribute("data-sheet") == "closed"
+    machine = page.locator("#b svg.b-machine").bounding_box()
+    assert machine["y"] >= 0 and machine["y"] + machine["height"] <= 0.4 * PHONE["height"]
+    assert page.locator("#b .b-cabinet-stack:not(.b-off)").count() >= 1
+    run(page, [{"type": "load", "query": []}])  # the defaults again; the chapter keeps its part
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -136,10 +163,11 @@ def test_beside_the_text_the_bench_fits_the_window_with_every_panel(new_page, si
 def test_on_a_phone_without_javascript_the_strip_still_opens_the_bench(new_page, site_url):
     page = new_page(viewport=PHONE, java_script_enabled=False)
     page.goto(f"{site_url}zh/specdec/")
-    assert page.locator("#b svg.b-machine").is_hidden()
+    small = page.locator("#b svg.b-machine").bounding_box()  # the machine drawn small in the bar
+    assert small["y"] >= 0 and small["y"] + small["height"] <= page.locator(".b-strip").bounding_box()["height"]
     page.locator(".b-strip__open").click()  # a link to the bench's title: :target opens the sheet
     machine = page.locator("#b svg.b-machine").bounding_box()
-    assert page.locator("#b svg.b-machine").is_visible() and machine["y"] >= 0
+    assert page.locator("#b svg.b-machine").is_visible() and machine["y"] >= 0 and machine["width"] >= 340
     assert page.locator("#b noscript").count() == 1
 
 

@@ -1,7 +1,8 @@
 // The full page's glue: which chapter is in view (it picks the bench's part and panel), the
-// language switch that keeps it, the phone's sheet, and the "Embed this" dialog.
+// language switch that keeps it, the phone's sheet, focus mode, and the "Embed this" dialog.
 import { startBench } from "./bench/bench.js";
 import { wireEmbedDialog } from "./embed-dialog.js";
+import { wireFocusMode } from "./focus-mode.js";
 import { wireSheet } from "./sheet.js";
 import "./tryit.js"; // the chapters' Try it buttons
 
@@ -38,4 +39,5 @@ currentChapterTracker((section) => {
 });
 const bench = startBench(document.body.dataset);
 wireSheet();
+wireFocusMode();
 if (bench) wireEmbedDialog(bench, () => chapter);

@@ -1,9 +1,10 @@
 // Phones, and windows too narrow or short to hold the bench beside the text (frames.css): the
-// bench is a sheet over the text, opened
-// from the strip at the bottom of the screen (or the skip link) and closed by its own button or
-// Escape. While it is open the rest of the page is inert, so focus stays in the bench; closing
-// gives focus back to whatever opened it, and the text is where the reader left it.
-const NARROW = window.matchMedia("(max-width: 67.99rem), (max-height: 47.99rem)");
+// bench is a sheet over the text, opened from the bar at the top of the screen (or the skip
+// link) and closed by its own button or Escape. While it is open the rest of the page is inert,
+// so focus stays in the bench; closing gives focus back to whatever opened it, and the text is
+// where the reader left it. While it is closed its machine shows small in the bar, as a picture
+// (inert: the parts are pressed on the full bench), and the bar names the part in view.
+const NARROW = window.matchMedia("(max-width: 56.24rem), (max-height: 34.99rem)");
 
 export function wireSheet() {
   const bench = document.querySelector(".layout .bench");
@@ -14,10 +15,13 @@ export function wireSheet() {
   const article = document.querySelector(".layout .article");
   let opener = null;
 
+  const figure = bench.querySelector(".b-machine-panel");
   function setOpen(open) {
     bench.dataset.sheet = open ? "open" : "closed";
     for (const node of [...outside, article]) node.inert = open;
+    if (figure) figure.inert = NARROW.matches && !open;
   }
+  nameThePart(bench);
 
   function open(from) {
     opener = from || document.activeElement;
@@ -47,6 +51,24 @@ export function wireSheet() {
   // Widening the window past the phone layout puts the bench beside the text again.
   NARROW.addEventListener("change", () => {
     if (!NARROW.matches && bench.dataset.sheet === "open") shut();
+    else setOpen(bench.dataset.sheet === "open");
   });
+  setOpen(false);
   return { open, close: shut };
+}
+
+// The bar's one line: the label of the part the chapter in view (or a Try it) lit, read from the
+// machine itself, or the bench's name when no part is lit.
+function nameThePart(bench) {
+  const root = bench.querySelector("#b");
+  const line = document.querySelector(".b-strip__part");
+  if (!root || !line) return;
+  const idle = line.textContent;
+  const name = () => {
+    const part = root.dataset.isolate || root.dataset.focus;
+    const label = part && root.querySelector(`#b-part-${part}-label`);
+    line.textContent = label ? label.textContent : idle;
+  };
+  new MutationObserver(name).observe(root, { attributes: true, attributeFilter: ["data-focus", "data-isolate"] });
+  name();
 }

@@ -51,6 +51,25 @@ export class ControlsView {
     b.fresh.addEventListener("click", () => dispatch({ type: "new_sentence" }));
     b.round.addEventListener("click", () => dispatch({ type: "round" }));
     b.clear.addEventListener("click", () => dispatch({ type: "clear_tubes" }));
+    this.wireSettings();
+  }
+
+  // Beside the text in a short window, the settings fold behind one button and open over the
+  // panel below (frames.css); Escape folds them again and gives focus back to the button.
+  wireSettings() {
+    const toggle = this.form.querySelector(".b-settings-toggle");
+    if (!toggle) return;
+    const setOpen = (open) => {
+      this.form.dataset.settings = open ? "open" : "closed";
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    };
+    toggle.addEventListener("click", () => setOpen(this.form.dataset.settings !== "open"));
+    this.form.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || this.form.dataset.settings !== "open") return;
+      e.stopPropagation();
+      setOpen(false);
+      toggle.focus();
+    });
   }
 
   // A slider's number beside its label.
@@ -59,7 +78,7 @@ export class ControlsView {
   }
 
   enable(on) {
-    for (const e of this.root.querySelectorAll("form.b-controls input, form.b-controls select, form.b-controls button, button.b-round, button.b-clear")) {
+    for (const e of this.root.querySelectorAll("form.b-controls input, form.b-controls select, form.b-controls button:not(.b-settings-toggle), button.b-round, button.b-clear")) {
       e.disabled = !on;
     }
   }

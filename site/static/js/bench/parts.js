@@ -55,6 +55,12 @@ export class PartsView {
         }
       });
     }
+    // Escape puts a lifted part back (before it closes the sheet or focus mode around the bench).
+    this.root.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || !this.store.getState().ui.isolate) return;
+      e.stopPropagation();
+      isolate("");
+    });
     document.addEventListener("specdec:chapter", (event) => {
       const { id, part } = event.detail || {};
       if (id && this.back) this.back.setAttribute("href", "#" + id);

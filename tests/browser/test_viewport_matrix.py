@@ -1,0 +1,160 @@
+"""The bench as the page's hero on every real screen (issue 19): one parametrised test over a
+matrix of windows, both languages, light and dark.
+
+In every frame the machine's drawing is on screen at chapter 01 and after scrolling to chapter
+09, its smallest lettering renders at 12 px or more (font size times the drawing's screen scale),
+the document never scrolls sideways, and, beside the text, nothing inside the bench scrolls. At
+1920 x 940 the machine takes at least 40% of the window's width.
+
+Cheap by design: one live page per language and kind of device (desktop, or phone with touch),
+resized from frame to frame and switched between colour schemes, so Python starts four times."""
+
+from __future__ import annotations
+
+import pytest
+from benchpage import KeptPages, open_bench
+
+pytestmark = pytest.mark.browser
+
+MIN_PX = 12
+PHONES = [(360, 740), (390, 844)]
+OTHERS = [(820, 1180), (1024, 768), (1280, 800), (1366, 657), (1440, 790), (1536, 730), (1920, 940)]
+FRAMES = [(w, h, True) for w, h in PHONES] + [(w, h, False) for w, h in OTHERS]
+BESIDE_THE_TEXT = {"width": 900, "height": 560}  # frames.css: the bench beside the text from here
+
+# The machine drawing the reader sees (the bench's machine, or on a phone the compact one), its
+# box, the smallest size its lettering renders at, and what scrolls where it should not.
+MEASURE = """() => {
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+    const svg = [...document.querySelectorAll('svg.b-machine')].find((s) => shown(s) && s.getBoundingClientRect().width > 0);
+    const out = { sw: document.documentElement.scrollWidth, iw: innerWidth, ih: innerHeight, machine: null, smallest: null, labels: 0, name: null };
+    if (svg) {
+        const r = svg.getBoundingClientRect();
+        out.machine = { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+        const scale = r.width / svg.viewBox.baseVal.width;
+        for (const t of svg.querySelectorAll('text')) {
+            if (!t.textContent.trim() || !shown(t)) continue;
+            const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+            out.labels += 1;
+            out.smallest = out.smallest === null ? px : Math.min(out.smallest, px);
+        }
+    }
+    // The machine drawn small (phones) carries no lettering: the bar names its part in one line.
+    const name = document.querySelector('.b-strip__part');
+    if (name && shown(name)) {
+        const bar = document.querySelector('.b-strip').getBoundingClientRect();
+        const lines = name.getBoundingClientRect().height / parseFloat(getComputedStyle(name).lineHeight);
+        out.name = { px: parseFloat(getComputedStyle(name).fontSize), lines, text: name.textContent, barBottom: bar.bottom };
+    }
+    const scrolls = (e) => {
+        const s = getComputedStyle(e);
+        return (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1)
+            || (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1);
+    };
+    out.scrolling = [...document.querySelectorAll('.layout .bench, .layout .bench *')].filter(scrolls)
+        .map((e) => e.className || e.tagName);
+    return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def matrix_pages(shared_contexts, site_url):
+    """One live page per (language, phone or not), resized by each test."""
+    def open_page(key):
+        lang, phone = key.split(":")
+        options = {"is_mobile": True, "has_touch": True} if phone == "phone" else {}
+        page = shared_contexts.page(reduced_motion="reduce", **options)
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        return page
+
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()
+
+
+def to_chapter(page, anchor: str):
+    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
+    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
+    # two frames: the chapter's part is drawn and the layout has settled
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width,height,phone", FRAMES, ids=[f"{w}x{h}" for w, h, _ in FRAMES])
+def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang, scheme, width, height, phone):
+    page = matrix_pages(f"{lang}:{'phone' if phone else 'desk'}")
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    beside = width >= BESIDE_THE_TEXT["width"] and height >= BESIDE_THE_TEXT["height"]
+    for chapter in ("onebyone", "idle"):
+        to_chapter(page, chapter)
+        if chapter == "idle":
+            page.wait_for_function("() => document.getElementById('b').dataset.focus === 'mill'")
+        got = page.evaluate(MEASURE)
+        where = f"{lang} {scheme} {width}x{height} at {chapter}"
+        m = got["machine"]
+        assert m is not None, f"{where}: no machine drawing on screen"
+        assert m["top"] >= -0.5 and m["bottom"] <= got["ih"] + 0.5 and m["left"] >= -0.5 and m["right"] <= got["iw"] + 0.5, (where, m)
+        assert got["sw"] <= got["iw"], (where, got["sw"], got["iw"])
+        if beside:
+            assert got["labels"] > 0 and got["smallest"] >= MIN_PX - 0.05, (where, got["smallest"])  # lettered, 12 px up
+            assert got["scrolling"] == [], (where, got["scrolling"])
+        else:
+            # The machine drawn small at the top: 180 px tall or more, no lettering under 12 px
+            # (here none), its part named in one line of 12 px or more, 60% of the screen for text.
+            assert m["height"] >= 180 and m["top"] >= -0.5, (where, m)
+            assert got["smallest"] is None or got["smallest"] >= MIN_PX - 0.05, (where, got["smallest"])
+            name = got["name"]
+            assert name and name["px"] >= MIN_PX and name["lines"] < 1.5 and name["text"].strip(), (where, name)
+            assert name["barBottom"] <= 0.4 * got["ih"] and m["bottom"] <= name["barBottom"], (where, name, m)
+            if chapter == "idle":
+                mill = page.evaluate("() => document.getElementById('b-part-mill-label').textContent")
+                assert name["text"] == mill, (where, name)  # chapter 09's part
+        if (width, height) == (1920, 940):
+            assert m["width"] >= 0.4 * width, (where, m["width"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_focus_mode_fills_the_window_and_escape_returns_to_the_same_place(matrix_pages, lang):
+    page = matrix_pages(f"{lang}:desk")
+    page.set_viewport_size({"width": 1366, "height": 657})
+    page.emulate_media(color_scheme="light")
+    to_chapter(page, "idle")
+    scrolled = page.evaluate("() => scrollY")
+    before = page.locator("#b svg.b-machine").bounding_box()["width"]
+    page.locator("#b .b-fill").click()
+    page.wait_for_function("() => document.querySelector('.bench').dataset.fill === 'on'")
+    box = page.evaluate("() => document.querySelector('.bench').getBoundingClientRect().toJSON()")
+    assert (box["left"], box["top"], box["width"], box["height"]) == (0, 0, 1366, 657), box  # the whole window
+    after = page.locator("#b svg.b-machine").bounding_box()
+    assert after["width"] >= 1.5 * before and after["y"] + after["height"] <= 657, (before, after)
+    assert page.locator(".layout .article").evaluate("a => a.inert")  # the text behind is out of reach
+    assert page.locator("#b .b-fill").get_attribute("aria-pressed") == "true"
+    assert page.evaluate(MEASURE)["scrolling"] == []
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('.bench').dataset.fill === 'off'")
+    assert page.evaluate("() => scrollY") == scrolled  # the same place in the text
+    assert page.evaluate("() => document.activeElement.classList.contains('b-fill')")  # and focus
+    assert not page.locator(".layout .article").evaluate("a => a.inert")
+
+
+def test_on_a_short_window_the_settings_open_over_the_panel_and_fold_back(matrix_pages):
+    page = matrix_pages("en:desk")
+    page.set_viewport_size({"width": 1366, "height": 657})
+    page.emulate_media(color_scheme="dark")
+    to_chapter(page, "onebyone")
+    gamma = page.locator("#b input[name=gamma]")
+    assert gamma.is_hidden()  # folded behind one button
+    toggle = page.locator("#b .b-settings-toggle")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    box = page.locator("#b .b-settings").bounding_box()
+    assert gamma.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= 657, box
+    machine = page.locator("#b svg.b-machine").bounding_box()
+    assert box["y"] >= machine["y"] + machine["height"]  # over the panel, never over the machine
+    gamma.focus()
+    page.keyboard.press("Escape")
+    assert gamma.is_hidden() and page.evaluate("() => document.activeElement.classList.contains('b-settings-toggle')")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    assert gamma.is_visible() and toggle.is_hidden()  # a taller window shows them all the time
