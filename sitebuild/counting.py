@@ -15,6 +15,12 @@ class ModelFile:
     lang: str
     json_text: str
     report: str
+    tokens: int = 0
+
+    @property
+    def summary(self) -> str:
+        """What the build's counting line says of this model."""
+        return f"{self.lang} {self.tokens:,} tokens ({len(self.json_text.encode('utf-8')) / 1e3:,.0f} kB)"
 
 
 def read_books(lang: str, corpus: Path, download: bool = False) -> list[str]:
@@ -39,4 +45,4 @@ def count_model(lang: str, corpus: Path, download: bool = False) -> ModelFile:
         raise BuildError(f"corpus {lang}: {err}", file=corpus) from None
     provenance = [{"path": b.path, "sha256": b.sha256} for b in sources.book_files(lang)]
     text = export.to_json(lang, counts, provenance)
-    return ModelFile(lang, text, export.size_report(lang, counts, text))
+    return ModelFile(lang, text, export.size_report(lang, counts, text), len(tokens))
