@@ -45,6 +45,9 @@ def make_parser() -> argparse.ArgumentParser:
                              "0.0.0.0 for every network interface)")
     parser.add_argument("--port", type=int, default=8000,
                         help="serve: the port to listen on (default: 8000; 0 picks a free one)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="say nothing unless the build fails (for scripts); otherwise it says one line "
+                             "per stage as it ends, with its time, and a summary")
     parser.add_argument("--traceback", action="store_true",
                         help="on a failed build, print the Python traceback too (for work on the build itself)")
     return parser
@@ -71,15 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from sitebuild.devserver import serve
 
-        return serve(opts, args.host, args.port, args.traceback)
+        return serve(opts, args.host, args.port, args.traceback, args.quiet)
+    say = None if args.quiet else (lambda line: print(line, flush=True))
     try:
-        result = build(opts)
+        result = build(opts, say=say)
     except BuildError as err:
         report_failure(err, opts, args.traceback)
         return err.exit_code
-    for line in result.reports:
-        print(line)
-    print(f"{'up to date' if result.skipped else 'built'}: {result.out} in {result.seconds:.2f} s")
+    if say:
+        for line in [*result.reports, result.summary]:
+            say(line)
     return 0
 
 

@@ -1,1 +1,1 @@
-"""Turn the public-domain books into n-gram count models (build time only)."""
+"""Find, verify and tokenise the public-domain books (build time only); sim/counting.py counts them."""

@@ -1,9 +1,8 @@
 """Count a token list into the model document that sim.models loads ("specdec-ngram/1").
 
 Pure standard library, so the worker (Pyodide core) counts a reader's text with the very code
-that describes the format. The build counts the books with numpy (corpus/count.py), which is
-faster on whole books; both write the same document for the same tokens, and a test compares
-them byte for byte (tests/corpus/test_counting_parity.py).
+that describes the format; the build counts the books with it too (sitebuild/counting.py), so
+every model the page runs comes from this one counter (tests/corpus/test_count.py).
 
 Layout, as the loader reads it: the vocabulary most frequent first (ties by code point), the
 unigram counts in that order, then one compressed sparse row table per order: histories sorted

@@ -67,17 +67,17 @@ class Session:
 
 
 def measurements_json(model_json: str, language) -> str:
-    """Every readout measurement on a model (sim.bench.readouts.measure_every_setting), as the
-    build ships it for open_session, tied to the model's text by its sha256."""
-    from .bench.readouts import measure_every_setting
+    """The readout measurements the page's first picture shows (sim.bench.readouts.first_measurements),
+    as the build ships them for open_session, tied to the model's text by its sha256."""
+    from .bench.readouts import first_measurements
 
-    return json.dumps({"model_sha256": _sha256(model_json), "runs": measure_every_setting(language)},
+    return json.dumps({"model_sha256": _sha256(model_json), "runs": first_measurements(language)},
                       separators=(",", ":"), sort_keys=True)
 
 
 def open_session(model_json: str, measured_json: str | None = None) -> Session:
-    """A session on a model; with measured_json (measurements_json of this very model), its
-    readouts answer at once at every setting instead of measuring on first use."""
+    """A session on a model; with measured_json (measurements_json of this very model), the
+    default settings' readouts answer at once; every other setting is measured on first use."""
     measured = None
     if measured_json is not None:
         doc = json.loads(measured_json)

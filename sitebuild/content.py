@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BuildError, Namespace, nearest
+from . import raw_html
+from .errors import BuildError, Namespace, nearest, read_text
 from .frontmatter import key_line, load_toml, split
 
 LANGS = ("en", "zh")
@@ -112,7 +113,7 @@ def load_section(path: Path) -> Section:
     if not match:
         raise BuildError("content files are named NN-anchor.md", file=path,
                          fix="rename it, e.g. 01-onebyone.md (two digits, a dash, a lower-case anchor)")
-    source = path.read_text(encoding="utf-8")
+    source = read_text(path)
     meta, body, body_line = split(path, source)
     number = int(match.group(1))
     required = CHAPTER_KEYS if number < FIRST_CLOSING else CLOSING_KEYS
@@ -124,6 +125,7 @@ def load_section(path: Path) -> Section:
     section = Section(path, number, match.group(2), meta, body, body_line, source)
     section.refs = _references(source)
     _check_faq(section)
+    raw_html.check(body, path, body_line)
     return section
 
 
@@ -144,7 +146,8 @@ def strings_namespace(lang: str, path: Path) -> Namespace:
 
 
 def load_content(site: Path, lang: str) -> LanguageContent:
-    """One language's sections and interface strings, each file checked on its own."""
+    """One language's sections and interface strings, each file checked on its own (the links
+    between them are checked by load_all, once the languages' file lists are known to agree)."""
     folder = site / lang
     files = sorted(folder.glob("*.md"))
     if not files:
@@ -156,7 +159,6 @@ def load_content(site: Path, lang: str) -> LanguageContent:
             raise BuildError(f"anchor '{s.anchor}' is used by {seen[s.anchor].name} too", file=s.path,
                              fix="give each section its own anchor")
         seen[s.anchor] = s.path
-    _check_faq_links(sections)
     strings_path = folder / "strings.toml"
     return LanguageContent(lang, sections, strings_namespace(lang, strings_path), strings_path)
 
@@ -166,8 +168,9 @@ def _first_difference(a, b):
     return min(set(a) ^ set(b))
 
 
-def check_parity(a: LanguageContent, b: LanguageContent) -> None:
-    """Fail on the first structural difference between two languages' content, naming it alone."""
+def check_files(a: LanguageContent, b: LanguageContent) -> None:
+    """Fail if one language lacks a content file the other has (checked first: a missing file
+    would otherwise surface as whatever links to it)."""
     names_a = [s.path.name for s in a.sections]
     names_b = [s.path.name for s in b.sections]
     if names_a != names_b:
@@ -175,6 +178,11 @@ def check_parity(a: LanguageContent, b: LanguageContent) -> None:
         has, lacks = (a, b) if name in names_a else (b, a)
         raise BuildError(f"missing, but {has.lang} has {name}", file=lacks.strings_path.parent / name,
                          fix="every language has the same content files")
+
+
+def check_parity(a: LanguageContent, b: LanguageContent) -> None:
+    """Fail on the first structural difference between two languages' content, naming it alone."""
+    check_files(a, b)
     if set(a.strings) != set(b.strings):
         key = _first_difference(a.strings, b.strings)
         has, lacks = (a, b) if key in a.strings else (b, a)
@@ -229,8 +237,16 @@ def unknown_reference(section: Section, kind: str, name: str, names) -> BuildErr
 
 
 def load_all(site: Path) -> dict[str, LanguageContent]:
-    """Every language's content; parity is checked once the names they use are known."""
-    return {lang: load_content(site, lang) for lang in LANGS}
+    """Every language's content: each file on its own, then that the languages have the same
+    files, then the links between sections. The rest of parity is checked once the names the
+    sections use are known (an unknown name is reported as such, not as a difference)."""
+    contents = {lang: load_content(site, lang) for lang in LANGS}
+    first, *rest = contents.values()
+    for other in rest:
+        check_files(first, other)
+    for language in contents.values():
+        _check_faq_links(language.sections)
+    return contents
 
 
 def check_all_parity(contents: dict[str, LanguageContent]) -> None:

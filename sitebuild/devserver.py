@@ -163,10 +163,13 @@ def saved_since(paths: list[Path], since: float) -> list[Path]:
     return sorted(found)
 
 
-def rebuild(opts: Options, memo: dict, state: BuildState | None = None, show_traceback: bool = False):
-    """Build once, say how it went in the terminal, and tell the open pages (if serving)."""
+def rebuild(opts: Options, memo: dict, state: BuildState | None = None, show_traceback: bool = False,
+            quiet: bool = False):
+    """Build once, say how it went in the terminal, and tell the open pages (if serving).
+    The first build (no state yet) says its stages; a rebuild, its summary alone."""
+    say = None if quiet or state is not None else (lambda line: print(line, flush=True))
     try:
-        result = build(opts, memo)
+        result = build(opts, memo, say)
     except BuildError as err:
         if show_traceback:
             traceback.print_exception(err)
@@ -176,9 +179,10 @@ def rebuild(opts: Options, memo: dict, state: BuildState | None = None, show_tra
         if state:
             state.publish(str(err))
         return err
-    if state is None:
+    if say:
         print("\n".join(result.reports))
-    print(f"{'up to date' if result.skipped else 'built'}: {result.out} in {result.seconds:.2f} s", flush=True)
+    if not quiet:
+        print(result.summary, flush=True)
     if state:
         state.publish(None)
     return None
@@ -191,7 +195,7 @@ def restart(port: int, why: Path) -> None:
     os.execv(sys.executable, argv)
 
 
-def serve(opts: Options, host: str, port: int, show_traceback: bool = False) -> int:
+def serve(opts: Options, host: str, port: int, show_traceback: bool = False, quiet: bool = False) -> int:
     """Build, serve opts.out, and rebuild it on every change under the watched folders.
 
     Returns only on Ctrl+C (0) or when the output folder is refused (2).
@@ -202,7 +206,7 @@ def serve(opts: Options, host: str, port: int, show_traceback: bool = False) -> 
     memo: dict = {}  # the models and figures, kept while only content and templates change
     opts.force = True  # a fresh site, and a warm memo for the first save
     began = time.time()
-    first = rebuild(opts, memo, None, show_traceback)
+    first = rebuild(opts, memo, None, show_traceback, quiet)
     opts.force = False
     if first is not None and first.exit_code != 1:
         return first.exit_code
@@ -231,7 +235,7 @@ def serve(opts: Options, host: str, port: int, show_traceback: bool = False) -> 
             if code is not None:
                 server.server_close()
                 restart(port, code)
-            rebuild(opts, memo, state, show_traceback)
+            rebuild(opts, memo, state, show_traceback, quiet)
     except KeyboardInterrupt:
         pass
     finally:

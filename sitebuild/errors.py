@@ -36,9 +36,10 @@ class BuildError(Exception):
     exit_code = 1
 
     def __init__(self, what: str, *, file: Path | str | None = None, line: int | None = None,
-                 fix: str | None = None, page: str | None = None):
+                 fix: str | None = None, page: str | None = None, column: int | None = None):
         super().__init__(what)
         self.what, self.file, self.line, self.fix, self.page = what, file, line, fix, page
+        self.column = column
 
     def located(self, file: Path | str | None, line: int | None, page: str | None = None) -> "BuildError":
         """Fill in where the error happened, keeping what an inner step already knew."""
@@ -57,7 +58,44 @@ class BuildError(Exception):
         if self.file is None:
             return text
         where = shown(self.file) + (f":{self.line}" if self.line else "")
+        if self.line and self.column:
+            where += f":{self.column}"
         return f"{where}: {text}"
+
+
+# Encodings an author's editor may have saved a file in instead of UTF-8, tried in this order to
+# say which one a file looks like (GBK first: Windows saves Chinese text in it; GB18030 extends it).
+LIKELY_ENCODINGS = ("gbk", "gb18030")
+
+
+def read_text(path: Path | str) -> str:
+    """A content file's text, which must be UTF-8; otherwise a BuildError at its first bad byte."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise not_utf8(path, data, err.start) from None
+
+
+def not_utf8(path: Path | str, data: bytes, bad: int) -> BuildError:
+    """The error for a file whose byte `bad` is the first that UTF-8 cannot read: its line and
+    column (in characters, as an editor counts them), and which encoding it looks like."""
+    line_start = data.rfind(b"\n", 0, bad) + 1
+    line = data.count(b"\n", 0, bad) + 1
+    column = len(data[line_start:bad].decode("utf-8")) + 1
+    what = f"not UTF-8 text (byte 0x{data[bad]:02x} is not UTF-8)"
+    fix = "save it as UTF-8 (in the editor's Save As, choose the encoding UTF-8)"
+    for encoding in LIKELY_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if any("\u4e00" <= ch <= "\u9fff" for ch in text[len(data[:line_start].decode("utf-8")):][:200]):
+            shown_line = text.split("\n")[line - 1].strip()[:24]
+            what += f"; it looks like {encoding.upper()} (read as {encoding.upper()}, line {line} reads \"{shown_line}\")"
+            fix = f"save it as UTF-8 (in the editor's Save As, choose the encoding UTF-8, not {encoding.upper()})"
+            break
+    return BuildError(what, file=path, line=line, column=column, fix=fix)
 
 
 class OutputRefused(BuildError):

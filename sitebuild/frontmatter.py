@@ -7,7 +7,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from .errors import BuildError
+from .errors import BuildError, read_text
 
 FENCE = "+++"
 TOML_WHERE = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)$")
@@ -77,7 +77,7 @@ def split(path: Path, text: str) -> tuple[dict, str, int]:
 
 def load_toml(path: Path) -> dict:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)  # not UTF-8: stops at the first bad byte, naming its line
     except FileNotFoundError:
         raise BuildError("missing", file=path) from None
     try:

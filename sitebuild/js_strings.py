@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError
+from .errors import BuildError, read_text
 
 # A call of text(...) that is not a method (.text()), not its definition (function text(...),
 # text(...) { ... }), and not part of a longer name (context(...)).
@@ -78,7 +78,7 @@ def scan(js_root: Path) -> list[KeyUse]:
     """Every text("key") call in the page's scripts, in file order."""
     uses = []
     for path in sorted(js_root.rglob("*.js")):
-        uses += scan_source(path.read_text(encoding="utf-8"), path)
+        uses += scan_source(read_text(path), path)
     return uses
 
 

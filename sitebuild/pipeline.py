@@ -2,9 +2,14 @@
 
 1. Refuse an output folder the build may not replace (output.check_target).
 2. Stamp the inputs; if the output holds exactly what they build, stop (freshness).
-3. Read, check, count, compute and render (render.prepare).
+3. Read, check, count, compute and render (render.prepare). As soon as the models and their
+   readout tables exist, a thread starts making the runtime files (Pyodide in Node, cached under
+   .cache/runtime/), so Node works on one core while the figures are measured on the other.
 4. Write the runtime files and the pages into a staging folder, sign it with its marker and
    manifest, and swap it in whole (output.staged).
+
+Each stage says one line as it ends (sitebuild/progress.py): counting, figures, runtime files,
+pages, swap; then a summary. A build that finds nothing changed says nothing but that.
 
 This module imports only light modules, so step 2 is quick; the heavy ones come with step 3.
 A new build product is one more write in write_runtime (files the page loads) or in
@@ -13,12 +18,15 @@ render.write_pages (files made from the content); _headers, written last, covers
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import assets, freshness, output
 from . import base_url as base_urls
+from .progress import Progress
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "site"
@@ -42,17 +50,62 @@ class Result:
     skipped: bool
     seconds: float
     reports: list[str] = field(default_factory=list)
+    summary: str = ""  # the last line the build says: "built: OUT in S s (CPU C s ...)" or "up to date: ..."
+
+
+def _runtime_inputs(models: dict, measured: dict[str, str]) -> tuple[dict, dict]:
+    return ({lang: model.json_text.encode("utf-8") for lang, model in models.items()},
+            {lang: text.encode("utf-8") for lang, text in measured.items()})
+
+
+class RuntimeMaker:
+    """Makes the runtime files into their cache in a thread (Node does the work, in its own
+    process), so that the figures and pages are made meanwhile; write_runtime then copies them.
+
+    One maker runs at a time: a build that starts while another's Node still runs (the dev
+    server after a failed build) waits for it and then finds the files in the cache."""
+
+    _one_at_a_time = threading.Lock()
+
+    def __init__(self):
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self.seconds = 0.0
+        self.made = None  # what it was started for (the build's memo records it)
+
+    def start(self, models: dict, measured: dict[str, str]) -> None:
+        self.thread = threading.Thread(target=self._make, args=_runtime_inputs(models, measured),
+                                       name="runtime files")
+        self.thread.start()
+
+    def _make(self, model_bytes: dict, measured: dict) -> None:
+        from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
+
+        started = time.perf_counter()
+        try:
+            with self._one_at_a_time:
+                runtime.start_files(model_bytes, runtime.cache_root(), measured)
+        except BaseException as err:  # noqa: BLE001 - raised again in the build's own thread by wait()
+            self.error = err
+        self.seconds = time.perf_counter() - started
+
+    def wait(self) -> float:
+        """Seconds the making took; its error, if it failed."""
+        if self.thread is not None:
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.seconds
 
 
 def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE) -> dict:
     """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
     measured: per language, the readout table the snapshots' sessions open with."""
-    from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
+    from . import runtime
 
     static_versions = assets.copy_static(site / "static", stage)
-    model_bytes = {lang: model.json_text.encode("utf-8") for lang, model in models.items()}
-    python = runtime.write_runtime_files(stage, model_bytes,
-                                         {lang: text.encode("utf-8") for lang, text in measured.items()})
+    model_bytes, measured_bytes = _runtime_inputs(models, measured)
+    python = runtime.write_runtime_files(stage, model_bytes, measured_bytes)
     (stage / "models").mkdir()
     model_versions = {}
     for lang, data in model_bytes.items():
@@ -61,26 +114,52 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     return {**python, "static": static_versions, "models": model_versions}
 
 
-def build(opts: Options, memo: dict | None = None) -> Result:
+def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | None = None) -> Result:
     """Build the site into opts.out, or do nothing if it already holds what the inputs build.
 
     memo: kept by the development server between rebuilds (see render.py).
+    say: told one line per stage as it ends (print; none: silent). The summary is Result.summary.
     """
-    started = time.perf_counter()
+    progress = Progress(say)
     out = output.check_target(opts.out, inputs=(opts.corpus, opts.site, opts.templates))
     stamp = freshness.input_stamp(opts)
     if not opts.force and freshness.up_to_date(out, stamp):
-        return Result(out, True, time.perf_counter() - started, ["nothing changed"])
+        seconds = progress.elapsed()
+        return Result(out, True, seconds, [], f"up to date: {out} ({seconds:.2f} s)")
 
     from . import headers, pages, render
 
-    products = render.prepare(opts, memo)
+    # A failure in prepare is reported at once; a maker already started finishes on its own
+    # (its files are cached for the next build; build.py's process ends when it has).
+    maker = RuntimeMaker()
+
+    def start_runtime(models: dict, measured: dict[str, str]) -> None:
+        # The dev server's memo: files made for these models in this process are in the cache
+        # (the server restarts when code changes), so a rebuild only copies them.
+        made = (tuple(m.json_text for m in models.values()), tuple(measured.values()))
+        if memo is None or memo.get("runtime made") != made:
+            maker.start(models, measured)
+            maker.made = made
+
+    products = render.prepare(opts, memo, progress, on_models=start_runtime)
+    made_s = maker.wait()
+    if memo is not None and maker.thread is not None:
+        memo["runtime made"] = maker.made
     with output.staged(out) as stage:
-        products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
-        render.write_pages(stage, products)
-        headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
+        with progress.part("runtime files"):
+            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
+        progress.add("runtime files", made_s)
+        progress.line("runtime files", "Pyodide's start files and snapshots, made in Node alongside the figures "
+                                       "and pages" if maker.thread else "copied from .cache/runtime/")
+        with progress.stage("pages") as note:
+            render.write_pages(stage, products)
+            headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
+            note.detail = f"{len(pages.ROUTES)} routes"
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)
         freshness.write_marker(stage, stamp)
-    reports = [m.report for m in products.models.values()] + [base_urls.report(products.site["base_url"])]
-    return Result(out, False, time.perf_counter() - started, reports)
+        swap_started = time.perf_counter()
+    progress.add("swap", time.perf_counter() - swap_started)
+    progress.line("swap", f"into {out}")
+    reports = [base_urls.report(products.site["base_url"])]
+    return Result(out, False, progress.elapsed(), reports, progress.summary(out))

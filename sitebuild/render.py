@@ -39,13 +39,16 @@ class Products:
     templates: Path
 
 
-def _remember(memo: dict | None, kind: str, key, compute):
-    """compute(), or the value kept from the last build if its key is the same."""
-    if memo is None:
-        return compute()
-    kept = memo.get(kind)
-    if kept is None or kept[0] != key:
-        memo[kind] = (key, compute())
+def _remember(memo: dict | None, kind: str, key, compute, computed: list | None = None):
+    """compute(), or the value kept from the last build if its key is the same; `computed`
+    hears the kinds that were computed this time."""
+    if memo is None or memo.get(kind) is None or memo[kind][0] != key:
+        value = compute()
+        if computed is not None:
+            computed.append(kind)
+        if memo is None:
+            return value
+        memo[kind] = (key, value)
     return memo[kind][1]
 
 
@@ -93,38 +96,63 @@ def bench_pictures(languages: dict, strings: dict) -> dict:
     return pictures
 
 
-def prepare(opts, memo: dict | None = None) -> Products:
-    """Read, check, count, compute and render everything the pages need (opts: pipeline.Options)."""
+def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Products:
+    """Read, check, count, compute and render everything the pages need (opts: pipeline.Options).
+
+    progress (sitebuild.progress.Progress) times the stages; on_models(models, measured) is
+    called as soon as the models and their readout tables exist, so that the runtime files can
+    be made (in Node) while the figures are measured and the pages rendered."""
     from sim.models import load_language  # after the content checks, so a broken sim surfaces later
 
-    contents = content.load_all(opts.site)
-    glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
-    js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
-    site = site_settings(opts.site, opts.base_url)
-    site["alternates"] = pages.alternates(site["base_url"], contents)
-    sources = Sources.load(opts.site / "sources.toml")
-    paper = {lang: quoted_figures(opts.site / "quoted.toml", lang, sources) for lang in contents}
+    from .progress import Progress
 
-    # Keyed by the corpus folder alone: a book whose bytes change fails its sha256 check first.
-    models = _remember(memo, "models", (str(opts.corpus), opts.download),
-                       lambda: {lang: count_model(lang, opts.corpus, opts.download) for lang in contents})
-    model_key = tuple(m.json_text for m in models.values())
-    languages = _remember(memo, "languages", model_key, lambda: {
-        lang: load_language(json.loads(m.json_text)) for lang, m in models.items()})
-    # The serving chapter's ratios read quoted.toml's numbers: an edit there recomputes the figures.
-    texts = _remember(memo, "figures", (model_key, quoted_numbers_digest()), lambda: figure_texts(languages))
-    measured = _remember(memo, "measured", model_key, lambda: readout_tables(models, languages))
-    strings = {lang: dict(c.strings) for lang, c in contents.items()}
-    pictures = _remember(memo, "pictures", (model_key, json.dumps(strings, sort_keys=True)),
-                         lambda: bench_pictures(languages, strings))
+    progress = progress or Progress()
+    with progress.part("pages"):
+        contents = content.load_all(opts.site)
+        glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
+        js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
+        site = site_settings(opts.site, opts.base_url)
+        site["alternates"] = pages.alternates(site["base_url"], contents)
+        sources = Sources.load(opts.site / "sources.toml")
+        paper = {lang: quoted_figures(opts.site / "quoted.toml", lang, sources) for lang in contents}
 
+    kept = "kept from the last build"
+    with progress.stage("counting") as note:
+        computed: list[str] = []
+        # Keyed by the corpus folder alone: a book whose bytes change fails its sha256 check first.
+        models = _remember(memo, "models", (str(opts.corpus), opts.download),
+                           lambda: {lang: count_model(lang, opts.corpus, opts.download) for lang in contents}, computed)
+        model_key = tuple(m.json_text for m in models.values())
+        languages = _remember(memo, "languages", model_key, lambda: {
+            lang: load_language(json.loads(m.json_text)) for lang, m in models.items()})
+        measured = _remember(memo, "measured", model_key, lambda: readout_tables(models, languages), computed)
+        note.detail = (", ".join(m.summary for m in models.values()) + "; the first picture's readouts measured"
+                       if computed else kept)
+    if on_models is not None:
+        on_models(models, measured)
+    with progress.stage("figures") as note:
+        computed = []
+        # The serving chapter's ratios read quoted.toml's numbers: an edit there recomputes the figures.
+        texts = _remember(memo, "figures", (model_key, quoted_numbers_digest()), lambda: figure_texts(languages), computed)
+        strings = {lang: dict(c.strings) for lang, c in contents.items()}
+        pictures = _remember(memo, "pictures", (model_key, json.dumps(strings, sort_keys=True)),
+                             lambda: bench_pictures(languages, strings), computed)
+        note.detail = ("measured on both books (or read from .cache/measurements/, where each is kept)"
+                       if "figures" in computed else kept if not computed else "the bench's first picture")
+
+    with progress.part("pages"):
+        rendered = render_all(contents, texts, paper, sources, site, pictures[next(iter(contents))]["spec"], pictures)
+    return Products(contents, site, sources, models, measured, rendered, opts.templates)
+
+
+def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
+    """Check every name the sections use, then render them: per language, (sections, picture).
+    spec: the bench's actions and parameters, the same in every language."""
     first = next(iter(contents))
     content.check_names(contents, {"figures": figure_namespace(texts[first]),
                                    "quoted figures": paper[first], "citations": sources.ids})
     content.check_all_parity(contents)
-    spec = pictures[first]["spec"]  # the bench's actions and parameters, the same in every language
     tryit.check(contents, spec)
-
     rendered = {}
     for lang, language_content in contents.items():
         values = {
@@ -142,7 +170,7 @@ def prepare(opts, memo: dict | None = None) -> Products:
         for section, shown in zip(language_content.sections, sections):
             shown["try"] = tryit.render(section, values, spec) if section.is_chapter else None
         rendered[lang] = (sections, pictures[lang])
-    return Products(contents, site, sources, models, measured, rendered, opts.templates)
+    return rendered
 
 
 def write_pages(stage: Path, products: Products) -> None:

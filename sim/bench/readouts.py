@@ -2,7 +2,7 @@
 
 Sampling: the readouts come from sim.stats.measure on the run the chapters print, READOUT_TOKENS
 tokens from the bench prefix with READOUT_SEED, so at the default settings the live readouts
-equal the chapters' figures (sitebuild/figures.py calls Readouts through Bench.readouts).
+equal the chapters' figures (sitebuild/figures/measured.py calls Readouts through Bench.readouts).
 
 Greedy: one long greedy run measures nothing honest. Greedy n-gram text soon falls into a loop
 ("and the queen, and the queen, ...") that the draft predicts perfectly, and a 2,000-token run
@@ -12,12 +12,15 @@ further back. So greedy readouts come from GREEDY_RUNS short runs from different
 sentence starts, each stopped at the pass in which its text returns to a two-token context it
 had already seen (or at GREEDY_RUN_TOKENS tokens): every loop is counted at most once per start.
 
-Cost: a measurement takes 0.05-0.3 s in CPython and 0.3-1.5 s in Pyodide; each (draft, gamma,
-greedy, rule) is measured once per session and cached (alpha needs the gamma-4 one too; batch
-changes are free). On the book's models the build measures every one of them in CPython
-(measure_every_setting) and the page's snapshot opens its session with them, so the readouts
-answer at once at every setting; a reader's own text is measured in the page as it is used.
+Cost: a measurement takes 0.01-0.3 s in CPython and about 1.5-3 times that in Pyodide; each
+(draft, gamma, greedy, rule) is measured once per session and cached (alpha needs the gamma-4 one
+too; batch changes are free). The build measures, on the book's models, only what the page's
+first picture shows: the measurements the default settings' readouts make (first_measurements).
+The page's snapshot opens its session with them (sim.session.measurements_json), so the picture
+the reader sees before Pyodide is live is answered at once when it is; every other setting is
+measured in the worker the first time it is asked for (about 0.2 s), as a reader's own text is.
 The measurements are deterministic (fixed seeds, the same code), so both give the same numbers.
+A new setting needs no entry here: the table holds whatever the default readouts measured.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from .settings import DRAFTS, MAX_GAMMA, RULES, Settings
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
 
-# The chapters' measurement (sitebuild/figures.py uses the same; a test checks they agree).
+# The chapters' measurement (sitebuild/figures/measured.py uses the same; a test checks they agree).
 READOUT_TOKENS = 2000
 READOUT_SEED = 20230201
 READOUT_GAMMA = 4  # alpha is measured once per draft and mode, at this gamma
@@ -99,23 +102,35 @@ def every_setting() -> list[tuple[str, int, bool, str]]:
 RUN_FIELDS = ("alpha", "acceptance_rate", "tokens_per_pass", "passes", "tokens", "runs_looped")
 
 
+def _row(setting: tuple, run: dict) -> list:
+    """[draft, gamma, greedy, rule, run]: one entry of what Readouts(measured=...) takes."""
+    return [*setting, {k: v for k, v in run.items() if k in RUN_FIELDS}]
+
+
 def measure_every_setting(language) -> list[list]:
-    """[draft, gamma, greedy, rule, run] for every setting: what Readouts(measured=...) takes."""
+    """Every setting's row (about 7 s of CPython per language: benchmarks and tests, not the build)."""
     readouts = Readouts(language)
-    return [[*setting, {k: v for k, v in readouts.measure(*setting).items() if k in RUN_FIELDS}]
-            for setting in every_setting()]
+    return [_row(setting, readouts.measure(*setting)) for setting in every_setting()]
+
+
+def first_measurements(language) -> list[list]:
+    """The rows the default settings' readouts measure (the page's first picture): the build's table."""
+    readouts = Readouts(language)
+    readouts.readouts({})
+    return readouts.made()
 
 
 class Readouts:
     """The readouts of one language's models, with the session's cache of measurements.
 
-    measured: measure_every_setting's list, made on these same models (by the build), taken
-    as the cache's first entries.
+    measured: rows made on these same models (first_measurements, by the build), taken as the
+    cache's first entries.
     """
 
     def __init__(self, language, measured: list | None = None):
         self.language = language
         self._runs: dict[tuple, dict] = {}
+        self._made: list[list] = []  # rows measured here, in the order asked (made())
         for draft, gamma, greedy, rule, run in measured or ():
             self._runs[_key(draft, gamma, greedy, rule)] = run
 
@@ -129,7 +144,12 @@ class Readouts:
                 run = stats.measure(self.language, draft, gamma=gamma, n_tokens=READOUT_TOKENS,
                                     seed=READOUT_SEED, rule=rule, c=DRAFT_COST)
             self._runs[key] = run
+            self._made.append(_row((draft, gamma, greedy, rule), run))
         return run
+
+    def made(self) -> list[list]:
+        """The rows this session measured itself (not those it was given), as Readouts(measured=...) takes them."""
+        return [list(row) for row in self._made]
 
     def alpha(self, draft: str, greedy: bool, rule: str) -> tuple[float, str, dict]:
         """(alpha, kind, run) for a draft and mode, from the gamma-4 reference run."""

@@ -18,7 +18,8 @@ from benchpage import check_burst, open_bench, reset, run, settle, snapshot, tub
 from owntext_fixtures import own_text
 from statistical import check_fit_and_power
 
-from corpus import count, export, tokenize
+from corpus import tokenize
+from sitebuild.counting import model_of_texts
 
 pytestmark = pytest.mark.browser
 
@@ -82,11 +83,12 @@ def own_bench(shared_bench):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_worker_counts_as_the_build_does(own_bench, lang):
     """The worker's count of each fixture, and of the text it runs the bench on, is the build's
-    numpy count of the same text, byte for byte."""
+    count of the same text, byte for byte (one counter, sim/counting.py: this checks the worker's
+    reading of the text and the build's, tokeniser and cleaning included)."""
     page = own_bench(lang)
     for name in ("prose", "refrain"):
         text = own_text(f"{name}.{lang}")
-        built = export.to_json(lang, count.count_ngrams(tokenize.tokenize(lang, text)), [])
+        built = model_of_texts(lang, [text], []).json_text
         counted = page.evaluate("(text) => window.specdecBench.call('count_text', {text})", text)
         assert counted["model"] == built, name
         count_in_page(page, text)

@@ -1,7 +1,15 @@
-from corpus.clean import normalise_space, strip_gutenberg
-from corpus.tokenize import tokenize, tokenize_en, tokenize_zh
-
 import pytest
+
+from corpus.tokenize import tokenize
+from sim.text import strip_gutenberg
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def tokenize_en(text: str) -> list[str]:
+    return tokenize("en", text)
 
 
 def test_gutenberg_sentinels_and_illustrations_are_stripped():
@@ -9,11 +17,11 @@ def test_gutenberg_sentinels_and_illustrations_are_stripped():
         "Preamble\n*** START OF THE PROJECT GUTENBERG EBOOK 11 ***\n[Illustration]\n"
         "Body  text\n*** END OF THE PROJECT GUTENBERG EBOOK 11 ***\nLicence"
     )
-    assert normalise_space(strip_gutenberg(text)) == "Body text"
+    assert words(strip_gutenberg(text)) == "Body text"
 
 
 def test_text_without_sentinels_is_kept_whole():
-    assert normalise_space(strip_gutenberg("a\n\n b\t c")) == "a b c"
+    assert words(strip_gutenberg("a\n\n b\t c")) == "a b c"
 
 
 def test_english_words_and_punctuation_are_separate_tokens():
@@ -30,7 +38,7 @@ def test_english_apostrophes_stay_inside_words_and_are_straightened():
 
 
 def test_chinese_is_one_character_per_token_punctuation_included():
-    assert tokenize_zh("孔乙己，\n“温两碗酒。”") == ["孔", "乙", "己", "，", "“", "温", "两", "碗", "酒", "。", "”"]
+    assert tokenize("zh", "孔乙己，\n“温两碗酒。”") == ["孔", "乙", "己", "，", "“", "温", "两", "碗", "酒", "。", "”"]
 
 
 def test_unknown_language_is_named():

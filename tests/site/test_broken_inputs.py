@@ -167,6 +167,53 @@ def glossary_variant_in_an_english_string(o: Options) -> str:
             "guesses ahead); write 'draft model': site/en/glossary.toml keeps one term per idea")
 
 
+UTF8_FIX = "save it as UTF-8 (in the editor's Save As, choose the encoding UTF-8"
+
+
+def saved_as_gbk(path: Path, o: Options) -> str:
+    """Save a Chinese file as GBK, as an editor on Windows may: the message names its first
+    byte that is not UTF-8 and says what it looks like. That byte is where UTF-8's decoder
+    stops (a GBK pair can happen to be valid UTF-8: 一 is D2 BB); its line and column here are
+    counted in the GBK reading, the character it starts."""
+    data = path.read_text(encoding="utf-8").encode("gbk", errors="replace")  # as an editor does: ? for −
+    path.write_bytes(data)
+    with pytest.raises(UnicodeDecodeError) as caught:
+        data.decode("utf-8")
+    before = data[: caught.value.start].decode("gbk").split("\n")
+    line, column, byte = len(before), len(before[-1]) + 1, data[caught.value.start]
+    return (f"{rel(path, o)}:{line}:{column}: not UTF-8 text (byte 0x{byte:02x} is not UTF-8); it looks like GBK "
+            f"(read as GBK, line {line} reads \"…\"); {UTF8_FIX}, not GBK)")
+
+
+def chapter_saved_as_gbk(o: Options) -> str:
+    return saved_as_gbk(chapter(o.site, "zh"), o)
+
+
+def strings_saved_as_gbk(o: Options) -> str:
+    return saved_as_gbk(o.site / "zh" / "strings.toml", o)
+
+
+def chapter_saved_as_latin1(o: Options) -> str:
+    """Not UTF-8 and not Chinese either: the message says to save it as UTF-8, and guesses nothing."""
+    path = chapter(o.site)
+    line = append_paragraph(path, "A café, a naïve guess.")
+    path.write_bytes(path.read_text(encoding="utf-8").encode("cp1252"))
+    return f"{rel(path, o)}:{line}:6: not UTF-8 text (byte 0xe9 is not UTF-8); {UTF8_FIX})"
+
+
+def chapter_missing_that_a_faq_links_to(o: Options) -> str:
+    """The missing file is named, not the FAQ link to it that the other language's file still
+    satisfies (the parity of the file lists is checked before the links between sections)."""
+    path = o.site / "zh" / "07-alpha.md"
+    assert (o.site / "en" / "07-alpha.md").is_file()
+    path.unlink()
+    return f"{rel(path, o)}: missing, but en has 07-alpha.md; every language has the same content files"
+
+
+SCRIPT_FIX = ("the page's Content-Security-Policy blocks it, so it would silently do nothing: put behaviour in "
+              "site/static/js/ (raw HTML that does not run may stay)")
+
+
 FIGURE_FIX = "use a figure computed in sitebuild/figures/, or compute it there"
 # Rows that add one paragraph to the first English chapter (or, with "both", to the first chapter
 # of both languages, so that they still agree): (name, the paragraph, the message after "file:line: ").
@@ -186,6 +233,11 @@ PARAGRAPHS = [
     ("unknown_citation", '{{ cite("leviathan2O23") }}',
      "unknown source 'leviathan2O23' (nearest known: leviathan2023…); add it to site/sources.toml, or cite one "
      "listed there", "both"),
+    ("script_in_a_chapter", "<script>\nalert('hi')\n</script>", f"a raw <script>; {SCRIPT_FIX}"),
+    ("handler_in_a_chapter", "Click <span class=\"k\" onclick=\"go()\">here</span>.",
+     f"an onclick= handler in raw HTML; {SCRIPT_FIX}"),
+    ("javascript_link_in_a_chapter", '<a href="javascript:go()">go</a> now',
+     f"a javascript: address in raw HTML; {SCRIPT_FIX}"),
     ("jinja_syntax_in_a_chapter", "A figure {{ fig.batch",
      "template syntax: unexpected end of template, expected 'end of print statement'; "
      "see https://jinja.palletsprojects.com/templates/", "both"),
@@ -223,6 +275,7 @@ ROWS = [
     unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
     template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
     glossary_variant_in_a_chinese_chapter, glossary_variant_in_an_english_string,
+    chapter_saved_as_gbk, strings_saved_as_gbk, chapter_saved_as_latin1, chapter_missing_that_a_faq_links_to,
 ] + [paragraph_row(*row) for row in PARAGRAPHS]
 
 
@@ -275,3 +328,16 @@ def test_a_figure_that_cannot_be_printed_names_the_figure_code_at_fault(
         build(project, memo)
     print(caught.value)
     assert tree_digest(previous_site) == before
+
+
+def test_raw_html_that_does_not_run_may_stay():
+    """The executable-HTML check (sitebuild/raw_html.py) refuses what runs, nothing else: HTML
+    that does not run, a <script> shown as code, and prose about an "onset = 3" are fine."""
+    from sitebuild import raw_html
+
+    fine = ("Press <kbd>Tab</kbd>.\n\n<details><summary>More</summary>\n\nText.\n\n</details>\n\n"
+            "Write `<script>` or `onclick=` in code.\n\n```html\n<button onclick=\"go()\">\n```\n\n"
+            "An onset = 3 here. <!-- onclick= in a comment -->")
+    raw_html.check(fine, "x.md", 1)
+    with pytest.raises(BuildError, match=r"^x\.md:18: an onload= handler"):
+        raw_html.check(fine + '\n\n<img src="a.png"\n  onload="go()">', "x.md", 1)
