@@ -31,7 +31,7 @@ from .. import roofline as rl
 from .. import stats
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
-from .settings import DRAFTS, MAX_GAMMA, RULES, Settings
+from .settings import DRAFTS, MAX_GAMMA, RULES, Settings, check_settings
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
 
@@ -116,7 +116,7 @@ def measure_every_setting(language) -> list[list]:
 def first_measurements(language) -> list[list]:
     """The rows the default settings' readouts measure (the page's first picture): the build's table."""
     readouts = Readouts(language)
-    readouts.readouts({})
+    readouts.readouts(check_settings({}))
     return readouts.made()
 
 
