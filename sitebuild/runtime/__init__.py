@@ -13,6 +13,7 @@ hash of everything they hold: the Pyodide files, the sim wheel, the models and t
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import zlib
@@ -104,6 +105,9 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
         "pyodide": pyodide_rel,
         "token": token,
         **files,
+        # What Pyodide checks in a lock (its ABI): the snapshot path needs no package, so the
+        # worker hands Pyodide this instead of downloading the lock.
+        "lock_info": json.loads((folder / "pyodide-lock.json").read_text())["info"],
         # Bytes of each file the worker may fetch, by the names its loading message counts them under.
         "sizes": {
             **{name: (stage / pyodide_rel / name).stat().st_size for name in assets.PYODIDE_FILES},

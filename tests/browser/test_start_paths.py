@@ -57,9 +57,12 @@ def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, bu
     context, page = open_page(browser, site_url, lang)
     got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
     assert got["via"] == "snapshot"
-    # The model came inside the snapshot: neither the model's JSON nor the wheel was fetched.
-    assert not [u for u in page.requests_seen if "/models/" in u or u.endswith(".whl")]
-    assert any(f"/py/{lang}." in u for u in page.requests_seen)
+    # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
+    # (all of it imported in the snapshot) and the lock (no package to install) stay unfetched.
+    runtime = sorted(u.split("/")[-1] for u in page.requests_seen
+                     if "/py/" in u or "/pyodide/" in u or "/models/" in u)
+    snapshot = snapshot_file(built_site, lang).name
+    assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
     assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
     assert not page.console_errors, page.console_errors
     context.close()
@@ -158,7 +161,7 @@ def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(brow
     log = page.evaluate("window.statusLog")
     sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
     context.close()
-    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock", "snapshot"))
+    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))
     counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
     assert counts, log
     assert {total for _, total in counts} == {round(expected_total / 1e6, 1)}

@@ -16,6 +16,7 @@ export function startSim(data, overrides = {}) {
     modelURL: data.model,
     stdlibURL: data.stdlib,
     lockURL: data.lock,
+    lockInfo: JSON.parse(data.lockInfo || "null"),
     snapshotURL: data.snapshot,
     snapshotToken: data.snapshotToken,
     lang: data.lang,
