@@ -44,24 +44,33 @@ def _visit(context, link: Link, url: str, wait_for: str) -> dict:
 
 
 def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_context, use_brotli: bool,
-        wait_bare: str, wait_page: str) -> None:
+        wait_bare: str, wait_page: str, before: Path | None = None) -> None:
+    """before: another build's site (say, the one before a change), visited in the same rounds on
+    servers of its own (ports port_base + 3...) behind the same links."""
     site = _copy_with_bare_page(site)
     servers = []
     results = {}
+    kinds = [("bare", "_perf/bare/", wait_bare), ("page", f"{lang}/specdec/", wait_page)]
+    if before:
+        kinds.append(("before", f"{lang}/specdec/", wait_page))
     for i, (name, bits, latency) in enumerate(LINKS):
         link = Link(bits, latency)
         servers.append(throttled_server(site, port_base + i, link, brotli=use_brotli))
-        results[name] = {"link": link, "root": f"http://127.0.0.1:{port_base + i}/",
-                         **{f"{kind}_{when}": [] for kind in ("bare", "page") for when in ("cold", "warm")}}
+        roots = {"bare": f"http://127.0.0.1:{port_base + i}/", "page": f"http://127.0.0.1:{port_base + i}/"}
+        if before:
+            servers.append(throttled_server(before, port_base + len(LINKS) + i, link, brotli=use_brotli))
+            roots["before"] = f"http://127.0.0.1:{port_base + len(LINKS) + i}/"
+        results[name] = {"link": link, "roots": roots,
+                         **{f"{kind}_{when}": [] for kind, _, _ in kinds for when in ("cold", "warm")}}
     files = {}
     try:
         for _ in range(visits):
             for name, r in results.items():
-                for kind, path, wait in (("bare", "_perf/bare/", wait_bare), ("page", f"{lang}/specdec/", wait_page)):
+                for kind, path, wait in kinds:
                     context = new_context(playwright, kind)
                     _, start_paths = r["link"].reading()
-                    cold = _visit(context, r["link"], r["root"] + path, wait)
-                    warm = _visit(context, r["link"], r["root"] + path, wait)
+                    cold = _visit(context, r["link"], r["roots"][kind] + path, wait)
+                    warm = _visit(context, r["link"], r["roots"][kind] + path, wait)
                     context.close()
                     r[f"{kind}_cold"].append(cold)
                     r[f"{kind}_warm"].append(warm)
@@ -108,6 +117,14 @@ def _print_table(results: dict, visits: int, use_brotli: bool) -> None:
         print(f"| {name} | {bare:.2f} s | {page:.2f} s | {ratio:.2f}x | <= {TARGETS[name]}x {mark} "
               f"| {_median(r['bare_cold'], 'bytes') / 1e6:.2f} | {page_mb:.2f} "
               f"| {_median(r['bare_warm'], 'ready'):.2f} s | {warm:.2f} s | {_median(r['page_warm'], 'bytes') / 1e6:.2f} |")
+    if "before_cold" in next(iter(results.values())):
+        print("\nthe same rounds, the build before (--compare-site):")
+        print("| link | before cold | before / bare | before MB sent | before warm | page / before |")
+        print("|---|---|---|---|---|---|")
+        for name, r in results.items():
+            bare, old = _median(r["bare_cold"], "ready"), _median(r["before_cold"], "ready")
+            print(f"| {name} | {old:.2f} s | {old / bare:.2f}x | {_median(r['before_cold'], 'bytes') / 1e6:.2f} "
+                  f"| {_median(r['before_warm'], 'ready'):.2f} s | {_median(r['page_cold'], 'ready') / old:.2f}x |")
     vias = sorted({row["via"] or "?" for r in results.values() for row in r["page_cold"]})
     print(f"start path of the page's cold visits: {', '.join(vias)}; targets: bytes <= {BYTES_TARGET_MB} MB "
           f"(stretch {BYTES_STRETCH_MB}), warm <= {WARM_TARGET_S} s")

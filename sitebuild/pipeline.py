@@ -73,11 +73,13 @@ def build(opts: Options, memo: dict | None = None) -> Result:
         return Result(out, True, time.perf_counter() - started, ["nothing changed"])
 
     from . import headers, pages, render
+    from .runtime import offline
 
     products = render.prepare(opts, memo)
     with output.staged(out) as stage:
         products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
         render.write_pages(stage, products)
+        offline.write_service_worker(stage)  # lists every file written so far
         headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)

@@ -85,13 +85,14 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 
 # More workers in one page, each pointed at a snapshot it must refuse: cut short (gzip fails),
 # not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
-# does not match the page). Each falls back to the wheel and answers as CPython does. A last one
+# does not match the page), and the page's own snapshot under another build's token (a page of a
+# new build that met an old build's snapshot). Each falls back to the wheel and answers as CPython does. A last one
 # gets the snapshot from a host that sends .gz files with Content-Encoding: gzip, so the browser
 # hands the worker the bytes already decompressed: that one it uses.
-SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
+SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken]) => {
   const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
-  const client = startSim(document.body.dataset, { snapshotURL });
+  const client = startSim(document.body.dataset, snapshotToken ? { snapshotURL, snapshotToken } : { snapshotURL });
   await client.ready;
   const result = { via: client.via, start: await client.call('start', { prefix }) };
   client.worker.terminate();
@@ -116,7 +117,10 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
         page.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name, headers))
     urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
-    reasons = {"other-language": "does not match this page", **{n: r for n, (_, _, r) in served.items()}}
+    urls["other-build"] = site_url + snapshot_file(built_site, "en").relative_to(built_site).as_posix()
+    tokens = {"other-build": "0123456789abcdef"}
+    reasons = {"other-language": "does not match this page", "other-build": "does not match this page",
+               **{n: r for n, (_, _, r) in served.items()}}
     warnings = []
     page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(f"{site_url}en/specdec/")
@@ -124,7 +128,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     expected = cpython_start(built_site, "en")
     for name, url in urls.items():
         warnings.clear()
-        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url])
+        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url, tokens.get(name)])
         assert got == {"via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
         if reasons[name]:
             (warning,) = [w for w in warnings if "snapshot failed" in w]
