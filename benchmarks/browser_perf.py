@@ -29,6 +29,13 @@ gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it
     .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
     .venv/bin/python benchmarks/browser_perf.py --compare-url http://127.0.0.1:8124/ --visits 7
+
+Network mode (benchmarks/network_perf.py, issue 24): bare page and full page served by a throttled
+local server (one shared link, a latency before each response, gzip as a static host sends it),
+on localhost, 20 Mbit/s + 40 ms and 5 Mbit/s + 80 ms; cold and warm visits, bytes on the wire:
+
+    .venv/bin/python benchmarks/browser_perf.py --network --site _site --visits 3 [--brotli] \
+        [--compare-site OTHER/_site]     (another build in the same rounds: before and after a change)
 """
 
 from __future__ import annotations
@@ -266,9 +273,24 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--build-times", action="store_true", help="also time a cold and a warm-cache build")
+    parser.add_argument("--network", action="store_true", help="the network mode (see above)")
+    parser.add_argument("--site", type=Path, help="network mode: a built site folder (default: build one)")
+    parser.add_argument("--port-base", type=int, default=8115, help="network mode: the first of three ports")
+    parser.add_argument("--compare-site", type=Path, help="network mode: another build's folder, same rounds")
+    parser.add_argument("--brotli", action="store_true", help="network mode: Content-Encoding br where accepted")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
+
+    if args.network:
+        import network_perf
+
+        site = args.site or fresh_build()
+        print(f"network mode on {site}  (CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})")
+        with sync_playwright() as p:
+            network_perf.run(p, site, args.lang, args.visits, args.port_base, new_context, args.brotli,
+                             "body[data-python]", LIVE, args.compare_site)
+        return 0
 
     site = None if args.url else fresh_build()
     root = args.url or serve(site)

@@ -128,6 +128,7 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         return Result(out, True, seconds, [], f"up to date: {out} ({seconds:.2f} s)")
 
     from . import headers, pages, render
+    from .runtime import offline
 
     # A failure in prepare is reported at once; a maker already started finishes on its own
     # (its files are cached for the next build; build.py's process ends when it has).
@@ -153,6 +154,7 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
                                        "and pages" if maker.thread else "copied from .cache/runtime/")
         with progress.stage("pages") as note:
             render.write_pages(stage, products)
+            offline.write_service_worker(stage)  # lists every file written so far
             headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
             note.detail = f"{len(pages.ROUTES)} routes"
         if stamp is None:  # the books were just downloaded: now they can be stamped

@@ -13,6 +13,7 @@ hash of everything they hold: the Pyodide files, the sim wheel, the models and t
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import zlib
@@ -27,6 +28,8 @@ SIM = REPO / "sim"
 CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a cold one)
 # The files of the Pyodide package the snapshots depend on (restoring checks the build id too).
 PYODIDE_INPUTS = (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
+# Files here that nothing in the cached start files depends on: editing them remakes no snapshot.
+NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js")
 
 
 def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
@@ -61,7 +64,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         ("wheel", built_wheel.read_bytes()),
         *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
         *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
-        *_sources(HERE),
+        *[source for source in _sources(HERE) if Path(source[0]).name not in NOT_IN_SNAPSHOTS],
         ("node", maker.node_version().encode()),
         ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
     ])
@@ -104,6 +107,9 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
         "pyodide": pyodide_rel,
         "token": token,
         **files,
+        # What Pyodide checks in a lock (its ABI): the snapshot path needs no package, so the
+        # worker hands Pyodide this instead of downloading the lock.
+        "lock_info": json.loads((folder / "pyodide-lock.json").read_text())["info"],
         # Bytes of each file the worker may fetch, by the names its loading message counts them under.
         "sizes": {
             **{name: (stage / pyodide_rel / name).stat().st_size for name in assets.PYODIDE_FILES},

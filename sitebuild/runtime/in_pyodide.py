@@ -90,6 +90,21 @@ def _named(spec: dict, name: str) -> dict:
     return next(p for p in spec["parameters"] if p["name"] == name)
 
 
+def import_stdlib(files: list) -> None:
+    """Import every module of the trimmed stdlib (paths inside the zip), so that a snapshot holds
+    all of it: the page then restores it without the zip (sim-worker.js does not download it),
+    and no import can reach for the zip later. A module that does not import fails the build."""
+    names = []
+    for name in files:
+        module = name[:-3].replace("/", ".")
+        names.append(module[: -len(".__init__")] if module.endswith(".__init__") else module)
+    for module in names:
+        __import__(module)
+    missing = [module for module in names if module not in sys.modules]
+    if missing:
+        raise ImportError(f"stdlib modules not imported in the snapshot: {missing}")
+
+
 def stdlib_files() -> list:
     """The stdlib zip's source files of every module now imported (packages bring their __init__)."""
     prefix = stdlib_zip_path() + "/"

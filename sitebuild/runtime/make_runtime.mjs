@@ -9,7 +9,8 @@
 //    then compiles the stdlib modules now loaded to .pyc: the trimmed stdlib.
 // 2. Per language, Pyodide starts on that trimmed stdlib, installs the same wheel,
 //    imports everything again (a module missing from the trimmed stdlib fails here, at build
-//    time), opens the session on the language's model (with its readout table: every readout
+//    time) and every module of the trimmed stdlib (the page restores the snapshot without
+//    downloading the zip), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
 // for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
@@ -76,7 +77,7 @@ async function survey(loadPyodide, job) {
   return { ...info, files };
 }
 
-async function snapshot(loadPyodide, job, lang) {
+async function snapshot(loadPyodide, job, lang, stdlibFiles) {
   const pyodide = await startPyodide(loadPyodide, job, { stdLibURL: job.stdlibOut, _makeSnapshot: true });
   // The same wheel, unpacked rather than loadPackage'd: Pyodide keeps the names of the packages
   // it loaded in a JavaScript object that a snapshot must find empty.
@@ -85,6 +86,7 @@ async function snapshot(loadPyodide, job, lang) {
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));
     helper.get("import_named")(pyodide.toPy(job.simModules.map((name) => [name, []])));
+    helper.get("import_stdlib")(pyodide.toPy(stdlibFiles));
   } catch (error) {
     throw new Error(`sim's imports fail on the trimmed standard library: ${lastLine(error)}`);
   }
@@ -118,7 +120,7 @@ async function main() {
   const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
   const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
   for (const lang of Object.keys(job.snapshots)) {
-    report.snapshots[lang] = await snapshot(loadPyodide, job, lang);
+    report.snapshots[lang] = await snapshot(loadPyodide, job, lang, report.stdlib.files);
   }
   fs.writeFileSync(job.report, JSON.stringify(report));
 }

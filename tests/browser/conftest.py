@@ -62,11 +62,13 @@ class SharedContexts:
         self.contexts = {}
 
     def page(self, viewport=None, reduced_motion=None, color_scheme=None, **context_options):
+        # No service worker in the shared contexts: one installed by an earlier test would answer
+        # from its cache the requests a later test routes (tests/browser/test_offline.py has its own).
         key = tuple(sorted(context_options.items()))
         if key not in self.contexts:
             self.contexts[key] = self.playwright.chromium.launch_persistent_context(
                 self.profiles / f"profile-{len(self.contexts)}", executable_path=chromium_path(),
-                args=LAUNCH_FLAGS, viewport=DESKTOP, **context_options)
+                args=LAUNCH_FLAGS, viewport=DESKTOP, service_workers="block", **context_options)
             self.contexts[key].add_init_script(DEBUG_HOOKS)  # tests read the bench through its debug hooks
         page = self.contexts[key].new_page()
         page.set_viewport_size(viewport or DESKTOP)

@@ -57,9 +57,12 @@ def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, bu
     context, page = open_page(browser, site_url, lang)
     got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
     assert got["via"] == "snapshot"
-    # The model came inside the snapshot: neither the model's JSON nor the wheel was fetched.
-    assert not [u for u in page.requests_seen if "/models/" in u or u.endswith(".whl")]
-    assert any(f"/py/{lang}." in u for u in page.requests_seen)
+    # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
+    # (all of it imported in the snapshot) and the lock (no package to install) stay unfetched.
+    runtime = sorted(u.split("/")[-1] for u in page.requests_seen
+                     if "/py/" in u or "/pyodide/" in u or "/models/" in u)
+    snapshot = snapshot_file(built_site, lang).name
+    assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
     assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
     assert not page.console_errors, page.console_errors
     context.close()
@@ -82,13 +85,14 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 
 # More workers in one page, each pointed at a snapshot it must refuse: cut short (gzip fails),
 # not a snapshot at all (Pyodide's magic number), and the other language's (a valid snapshot that
-# does not match the page). Each falls back to the wheel and answers as CPython does. A last one
+# does not match the page), and the page's own snapshot under another build's token (a page of a
+# new build that met an old build's snapshot). Each falls back to the wheel and answers as CPython does. A last one
 # gets the snapshot from a host that sends .gz files with Content-Encoding: gzip, so the browser
 # hands the worker the bytes already decompressed: that one it uses.
-SNAPSHOT_AT = """async ([prefix, snapshotURL]) => {
+SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken]) => {
   const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
-  const client = startSim(document.body.dataset, { snapshotURL });
+  const client = startSim(document.body.dataset, snapshotToken ? { snapshotURL, snapshotToken } : { snapshotURL });
   await client.ready;
   const result = { via: client.via, start: await client.call('start', { prefix }) };
   client.worker.terminate();
@@ -113,7 +117,10 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
         page.route(f"**/py/test-{name}.snapshot.gz", fulfil_with(tmp_path / name, headers))
     urls = {name: f"{site_url}py/test-{name}.snapshot.gz" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
-    reasons = {"other-language": "does not match this page", **{n: r for n, (_, _, r) in served.items()}}
+    urls["other-build"] = site_url + snapshot_file(built_site, "en").relative_to(built_site).as_posix()
+    tokens = {"other-build": "0123456789abcdef"}
+    reasons = {"other-language": "does not match this page", "other-build": "does not match this page",
+               **{n: r for n, (_, _, r) in served.items()}}
     warnings = []
     page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     page.goto(f"{site_url}en/specdec/")
@@ -121,7 +128,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     expected = cpython_start(built_site, "en")
     for name, url in urls.items():
         warnings.clear()
-        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url])
+        got = page.evaluate(SNAPSHOT_AT, [PREFIX["en"], url, tokens.get(name)])
         assert got == {"via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
         if reasons[name]:
             (warning,) = [w for w in warnings if "snapshot failed" in w]
@@ -158,7 +165,7 @@ def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(brow
     log = page.evaluate("window.statusLog")
     sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
     context.close()
-    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock", "snapshot"))
+    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))
     counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
     assert counts, log
     assert {total for _, total in counts} == {round(expected_total / 1e6, 1)}

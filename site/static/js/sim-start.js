@@ -16,6 +16,7 @@ export function startSim(data, overrides = {}) {
     modelURL: data.model,
     stdlibURL: data.stdlib,
     lockURL: data.lock,
+    lockInfo: JSON.parse(data.lockInfo || "null"),
     snapshotURL: data.snapshot,
     snapshotToken: data.snapshotToken,
     lang: data.lang,
@@ -33,8 +34,31 @@ function markStage(stage) {
 
 // The page's one client, started on first use.
 export function simClient(data = document.body.dataset) {
-  client ||= startSim(data);
+  if (!client) {
+    client = startSim(data);
+    client.ready.then(() => keepForOffline(data), () => {});
+  }
   return client;
+}
+
+// Offline after one visit: once the bench is live (its downloads done, so the service worker's
+// install takes them from the browser's cache instead of competing with them), register the site's
+// service worker (sitebuild/runtime/service_worker.js) and ask it to keep this language's snapshot,
+// which it did not see go by: every worker of the registration is asked, since a new build's may
+// still be installing (the old build's ignores it). A browser or frame without service workers
+// simply goes without.
+async function keepForOffline(data) {
+  if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
+  try {
+    await navigator.serviceWorker.register(data.serviceWorker, { updateViaCache: "none" });
+    const registration = await navigator.serviceWorker.ready;
+    const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
+    for (const worker of new Set([registration.installing, registration.waiting, registration.active])) {
+      if (worker) worker.postMessage(message);
+    }
+  } catch (error) {
+    console.info(`specdec: no offline copy (${error && error.message || error})`);
+  }
 }
 
 if (document.body && document.body.dataset.worker) simClient();

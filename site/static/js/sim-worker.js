@@ -11,7 +11,10 @@
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
 //    this page: start Pyodide and install sim's wheel with loadPackage (its sha256 checked
 //    against our pyodide-lock.json), then open the session on the model.
-// Both start on the same trimmed, precompiled standard library (stdLibURL). A runtime that
+// The wheel way starts on the trimmed, precompiled standard library (stdLibURL) and our lock. The
+// snapshot holds every module of that stdlib already imported (the build imports them all before
+// it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
+// (withoutDownloads). A runtime that
 // cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
 // the fallback needs the same .wasm.
 
@@ -132,13 +135,35 @@ function baseOptions(start) {
   return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
 }
 
+// An empty zip archive (its end-of-central-directory record alone): what Pyodide writes as the
+// stdlib on the snapshot path, where every stdlib module is imported already.
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+
+// The options of a snapshot start: the stdlib is answered here with the empty zip (loadPyodide
+// fetches stdLibURL itself), the lock is given as its info alone (Pyodide checks its ABI; no
+// package is ever installed on this path). run(options) is awaited with fetch so answered.
+async function withoutDownloads(start, run) {
+  const stdlib = new URL(start.stdlibURL, self.location.href).href;
+  const realFetch = self.fetch;
+  self.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
+    return url === stdlib ? Promise.resolve(new Response(EMPTY_ZIP)) : realFetch(input, init);
+  };
+  const { lockFileURL, ...options } = baseOptions(start);
+  try {
+    return await run({ ...options, lockFileContents: { info: start.lockInfo, packages: {} } });
+  } finally {
+    self.fetch = realFetch;
+  }
+}
+
 async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
   // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
   // set the wasm's download and compilation going (on other threads), not before.
   const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
   snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
-  const pyodide = await loadWatched(loadPyodide, {
-    ...baseOptions(start),
+  const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
+    ...options,
     _loadSnapshot: snapshot,
     // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
@@ -148,7 +173,7 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
     },
-  });
+  }));
   const made = pyodide.globals.get("specdec_snapshot");
   const token = made && made.get("token");
   const lang = made && made.get("lang");
@@ -181,12 +206,13 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "stdlib", "lock"];
+  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"];
+  const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
   // The snapshot's download starts first (its address carries its hash: any cached copy is right).
-  const snapshotRequest = message.snapshotURL && typeof DecompressionStream === "function"
+  const snapshotRequest = message.snapshotURL && message.lockInfo && typeof DecompressionStream === "function"
     ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
   if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
-  meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : [...runtimeFiles, "wheel", "model"]);
+  meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : wheelFiles);
   countPyodideFetches(meter, new Map([
     [new URL("pyodide.asm.wasm", message.pyodideURL).href, "pyodide.asm.wasm"],
     [message.stdlibURL, "stdlib"],
@@ -218,7 +244,7 @@ async function start(message) {
   }
   if (!session) {
     via = "wheel";
-    meter.plan([...runtimeFiles, "wheel", "model"]);
+    meter.plan(wheelFiles);
     session = await startFromWheel(message, loadPyodide, meter);
   }
   const runtime = JSON.parse(session.handle("runtime", "{}")).result;

@@ -1,0 +1,120 @@
+// The site's service worker: the page and its bench work offline after one visit.
+// sitebuild/runtime/offline.py writes it to /sw.js with this build's files filled in (BUILD, FILES,
+// SHELL); its scope is the site's root, wherever the site is hosted. docs/architecture.md, "Offline".
+//
+// - One cache per build (specdec-<BUILD>), holding only this build's bytes: every file is checked
+//   against its hash in FILES before it is stored. Older builds' caches go when this one activates.
+// - Pages: the network first (a page from the network is checked against this build's hash);
+//   offline, the cached page. A page that is not this build's (a new build is deployed, or the
+//   development server, which adds its reload script) means this worker is out of date: it
+//   empties its cache, so it serves nothing of its own build again, and asks for its update.
+// - Files of this build (by path; a `?v=` version that is not this build's passes through): the
+//   cache first, else the network (stored if its bytes are this build's).
+// - Anything else (another origin, a host page around an embed, the development server's reload
+//   channel, a file this build does not have) is not touched: the browser fetches it as usual.
+const BUILD = "__BUILD__";
+const FILES = __FILES__; // path below the site's root ("en/specdec/" for a folder's index.html) -> short sha256
+const SHELL = __SHELL__; // the paths stored at install: every page, the scripts and styles, Pyodide
+const CACHE = `specdec-${BUILD}`;
+const ROOT = new URL("./", self.location.href).href;
+// Named by their content, so the browser's HTTP cache may answer for them without asking.
+const IMMUTABLE = /^(py|pyodide)\//;
+// Set once a page from the network is not this build's: from then on this worker stores nothing.
+let retired = false;
+
+async function shortHash(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.arrayBuffer());
+  return Array.from(new Uint8Array(digest).slice(0, 5), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function isOurs(response, path) {
+  return response.ok && response.type === "basic" && (await shortHash(response.clone())) === FILES[path];
+}
+
+// Fetch a file of this build and store it, if the bytes are this build's; the response either way.
+async function fetchAndKeep(request, path) {
+  const response = await fetch(request, { cache: IMMUTABLE.test(path) ? "default" : "no-cache" });
+  if (!retired && (await isOurs(response, path))) {
+    const cache = await caches.open(CACHE);
+    await cache.put(ROOT + path, response.clone());
+  }
+  return response;
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const path of SHELL) {
+      const response = await fetch(ROOT + path, { cache: IMMUTABLE.test(path) ? "default" : "no-cache" });
+      // The host already serves another build: do not install a mix of the two.
+      if (!(await isOurs(response, path))) throw new Error(`${path} is not build ${BUILD}'s`);
+      await cache.put(ROOT + path, response);
+    }
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("specdec-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// The page asks for the files its visit used that this worker did not see (it was not yet in
+// control): the language's snapshot. They come from the browser's HTTP cache.
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.type === "keep" && event.data.urls) || [];
+  const paths = urls.map((url) => pathOf(new URL(url, ROOT)));
+  if (retired) return;
+  event.waitUntil(Promise.all(paths.filter((path) => path !== null && path in FILES).map(async (path) => {
+    if (!(await caches.match(ROOT + path, { cacheName: CACHE }))) await fetchAndKeep(ROOT + path, path);
+  })).catch(() => {}));
+});
+
+function pathOf(url) {
+  return url.href.startsWith(ROOT) ? decodeURI(url.pathname).slice(new URL(ROOT).pathname.length) : null;
+}
+
+async function page(request, path) {
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (error) {
+    const cached = await caches.match(ROOT + path, { cacheName: CACHE });
+    if (cached) return cached;
+    throw error;
+  }
+  if (retired) return response;
+  if (await isOurs(response.clone(), path)) {
+    const cache = await caches.open(CACHE);
+    await cache.put(ROOT + path, response.clone());
+  } else if (response.ok) {
+    retired = true; // another build's page: serve and store nothing of this build from now on
+    await caches.delete(CACHE);
+    self.registration.update().catch(() => {});
+  }
+  return response;
+}
+
+async function file(request, path) {
+  const cached = !retired && (await caches.match(ROOT + path, { cacheName: CACHE }));
+  return cached || fetchAndKeep(request, path);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  const path = pathOf(url);
+  if (path === null || !(path in FILES)) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(request, path));
+    return;
+  }
+  const version = url.searchParams.get("v");
+  if (version && version !== FILES[path]) return; // asked for by another build's page
+  event.respondWith(file(request, path));
+});

@@ -1,0 +1,160 @@
+"""Offline after one visit (issue 24): the site's service worker (sitebuild/runtime/service_worker.js,
+written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, checked by their hashes.
+
+- A reader who opened the page once reloads it with the network off: the bench goes live from the
+  snapshot and steps.
+- A new build on the host: the next online visit runs the new build's files only (never the old
+  worker's cached copies), and the new service worker takes over.
+- The embed in a course page on another origin goes live with the service worker present, and the
+  worker keeps nothing of the course's origin.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from benchpage import PYODIDE_TIMEOUT_MS
+from test_embed import CoursePages, course_page
+
+from sitebuild import assets
+from sitebuild.runtime import offline
+from sitebuild.serve import make_server
+
+pytestmark = pytest.mark.browser
+
+LIVE = "#b[data-mode=live][data-busy=false]"
+
+# Once the service worker is active and a cache (not `old`) holds this page's snapshot, and `old`
+# is gone: the caches and the paths in the one holding it.
+KEPT = """async (old) => {
+  const registration = await navigator.serviceWorker.ready;
+  const snapshot = new URL(document.body.dataset.snapshot, document.baseURI).href;
+  for (;;) {
+    const names = await caches.keys();
+    for (const name of names.includes(old) ? [] : names) {
+      const cache = await caches.open(name);
+      if (await cache.match(snapshot)) {
+        return { active: !!registration.active, caches: await caches.keys(),
+                 paths: (await cache.keys()).map((r) => new URL(r.url).pathname) };
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}"""
+
+
+@pytest.fixture
+def own_site(built_site, tmp_path):
+    """A copy of the built site on a server of its own (a test may rebuild it in place)."""
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
+    server = make_server(site, "127.0.0.1", 0, verbose=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield site, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def live_once(context, url):
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    kept = page.evaluate(KEPT, None)
+    return page, kept
+
+
+def test_after_one_visit_the_page_and_its_bench_work_offline(browser, own_site):
+    _, root = own_site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, kept = live_once(context, f"{root}en/specdec/")
+    assert kept["active"] and len(kept["caches"]) == 1
+    assert not [p for p in kept["paths"] if p.startswith(("/models/", "/py/python_stdlib", "/py/sim."))]  # the fallback's
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 0
+    page.locator("#b button.b-step").click()
+    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']", state="attached")
+    context.close()
+
+
+def rebuild_in_place(site):
+    """What a new build changes, by hand: a bench module (imported by a plain name) and the worker
+    (whose ?v= version the pages carry) get new bytes; the pages and sw.js follow."""
+    marker = "\n// build B\n"
+    changed = {}
+    for rel in ("static/js/bench/bench.js", "static/js/sim-worker.js"):
+        path = site / rel
+        old = assets.short_hash(path.read_bytes())
+        path.write_bytes(path.read_bytes() + marker.encode())
+        changed[rel] = (old, assets.short_hash(path.read_bytes()))
+    for page in site.rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        for old, new in changed.values():
+            text = text.replace(f"?v={old}", f"?v={new}")
+        page.write_text(text + "<!-- build B -->\n", encoding="utf-8")
+    offline.write_service_worker(site)
+    return marker
+
+
+def test_a_new_build_never_runs_with_the_old_builds_files(browser, own_site):
+    site, root = own_site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, kept = live_once(context, f"{root}en/specdec/")
+    (old_cache,) = kept["caches"]
+    marker = rebuild_in_place(site)
+    bodies = {}
+
+    def record(response):
+        name = response.url.split("?")[0].rsplit("/", 1)[-1]
+        if name in ("bench.js", "sim-worker.js", "") and response.ok:
+            bodies[name or "page"] = response.body()
+
+    context.on("response", record)
+    page.reload()
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    assert set(bodies) == {"page", "bench.js", "sim-worker.js"}, set(bodies)
+    for name, body in bodies.items():  # the new build's bytes, each of them
+        assert body.rstrip().endswith(b"build B -->" if name == "page" else marker.strip().encode()), name
+    # The new build's worker takes over, with a cache of its own; the old build's is gone.
+    kept = page.evaluate(KEPT, old_cache)
+    assert old_cache not in kept["caches"] and len(kept["caches"]) == 1, kept["caches"]
+    context.close()
+
+
+CACHED_URLS = """async () => { const out = [];
+  for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) out.push(r.url);
+  return out; }"""
+
+
+def test_the_embed_on_a_course_page_of_another_origin_works_with_the_service_worker(browser, site_url):
+    """The reader opened the full page first (its service worker is installed), then a course page on
+    another origin that frames the embed. Chromium gives a third-party frame no service worker of its
+    own here ("denied permission"): the embed goes without, says so in one console line, and works."""
+    course = CoursePages()
+    threading.Thread(target=course.serve_forever, daemon=True).start()
+    host = f"http://localhost:{course.server_address[1]}"  # not 127.0.0.1: another origin
+    frame = f'<iframe src="{site_url}embed/en/specdec/" width="700" height="900" title="bench"></iframe>'
+    course.pages["/week3.html"] = course_page([frame])
+    context = browser.new_context(viewport={"width": 1000, "height": 1000})
+    try:
+        site_page, _ = live_once(context, f"{site_url}en/specdec/")
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for _ in range(2):  # a first and a repeat visit of the course page
+            page.goto(f"{host}/week3.html")
+            embed = page.frame_locator("iframe")
+            embed.locator(LIVE).wait_for(state="attached", timeout=PYODIDE_TIMEOUT_MS)
+        embed.locator("#b button.b-step").click()
+        embed.locator("#b[data-platform=emscripten][data-steps='2']").wait_for(state="attached")
+        assert not errors, errors
+        assert page.evaluate("caches.keys()") == []  # nothing stored for the course's origin
+        cached = site_page.evaluate(CACHED_URLS)  # and the site's worker keeps nothing of the course's
+        assert cached and all(url.startswith(site_url) for url in cached), cached[:5]
+    finally:
+        context.close()
+        course.shutdown()
+        course.server_close()
