@@ -94,6 +94,9 @@ export class LinkMessagesView {
   constructor(root) {
     this.box = root.querySelector(".b-urlerr");
     this.list = root.querySelector(".b-urlerr__list");
+    root.querySelector(".b-urlerr__close").addEventListener("click", () => {
+      this.box.hidden = true;
+    });
   }
 
   // messages: the sim's [{code, param, value, used, args}] for a link (empty hides the box). An
