@@ -107,12 +107,6 @@ def _row(setting: tuple, run: dict) -> list:
     return [*setting, {k: v for k, v in run.items() if k in RUN_FIELDS}]
 
 
-def measure_every_setting(language) -> list[list]:
-    """Every setting's row (about 7 s of CPython per language: benchmarks and tests, not the build)."""
-    readouts = Readouts(language)
-    return [_row(setting, readouts.measure(*setting)) for setting in every_setting()]
-
-
 def first_measurements(language) -> list[list]:
     """The rows the default settings' readouts measure (the page's first picture): the build's table."""
     readouts = Readouts(language)

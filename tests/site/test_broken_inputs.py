@@ -153,18 +153,22 @@ def faq_links_nowhere(o: Options) -> str:
             f"'{anchor}x', which no section has; use a section's anchor (nearest: {anchor}…)")
 
 
+def banned_variant(where: str, lang: str, variant: str, term: str, means: str) -> str:
+    """The glossary check's one line for a banned variant planted at `where` (file:line)."""
+    return (f"{where}: '{variant}' is a banned variant of '{term}' ({means}); "
+            f"write '{term}': site/{lang}/glossary.toml keeps one term per idea")
+
+
 def glossary_variant_in_a_chinese_chapter(o: Options) -> str:
     path = chapter(o.site, "zh")
     line = append_paragraph(path, "每一轮都要把键值缓存读一遍。")
-    return (f"{rel(path, o)}:{line}: '键值缓存' is a banned variant of 'KV 缓存' (the key/value cache); "
-            "write 'KV 缓存': site/zh/glossary.toml keeps one term per idea")
+    return banned_variant(f"{rel(path, o)}:{line}", "zh", "键值缓存", "KV 缓存", "the key/value cache")
 
 
 def glossary_variant_in_an_english_string(o: Options) -> str:
     path = o.site / "en" / "strings.toml"
     line = insert_line(path, 2, 'planted = "The drafters guess ahead."')
-    return (f"{rel(path, o)}:{line}: 'drafter' is a banned variant of 'draft model' (the cheap model that "
-            "guesses ahead); write 'draft model': site/en/glossary.toml keeps one term per idea")
+    return banned_variant(f"{rel(path, o)}:{line}", "en", "drafter", "draft model", "the cheap model that guesses ahead")
 
 
 UTF8_FIX = "save it as UTF-8 (in the editor's Save As, choose the encoding UTF-8"
