@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
 
-    from benchpage import DEBUG_HOOKS, open_bench
+    from helpers.benchpage import DEBUG_HOOKS, open_bench
     from playwright.sync_api import sync_playwright
 
     root = args.url or serve(fresh_build())

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-import corpus_models
+from helpers import corpus_models
 from corpus.sources import corpus_dir
 from sitebuild.pipeline import Options, build
 
@@ -37,27 +37,32 @@ def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> P
 
 
 # The order the test modules are handed out in (pytest-xdist sends whole modules, in collection
-# order, to whichever process is free). First those that need no built site (the sim, the
-# counting), so that while the first process to need the site builds it (on a fresh clone that
-# includes Pyodide's snapshots, made in Node) the other is busy. Then the longest modules (about
-# 30 to 60 s each here), then the other browser modules, and last the many short site checks, so
-# that neither process is left running a long module alone at the end.
-FIRST = ("corpus", "sim")
-LONGEST = ("test_bench_state.py", "test_start_paths.py", "test_tryit.py", "test_themes.py",
-           "test_bench_drawing.py", "test_runtime_files.py")
+# order, to whichever process is free: --dist loadscope --no-loadscope-reorder). First the modules
+# that need no built site (no test asks for `built_site`, directly or through another fixture), so
+# that while the first process to need the site builds it (on a fresh clone that includes Pyodide's
+# snapshots, made in Node) the other is busy. Then the modules marked `long` (a rough weight in
+# seconds of one process's time: `pytest.mark.long(seconds)`), longest first, then the other
+# browser modules, and last the many short site checks, so that neither process is left running a
+# long module alone at the end.
+SITE_FIXTURES = {"built_site", "site_url", "base_url_site"}
+
+
+def module_rank(items) -> tuple[int, float]:
+    """Where a module's tests go in the order above (items: the module's tests)."""
+    if not any(SITE_FIXTURES & set(item.fixturenames) for item in items):
+        return (0, 0)
+    long = [m for item in items for m in item.iter_markers("long")]
+    if long:
+        return (1, -max(m.args[0] for m in long))
+    return (2, 0) if any(item.get_closest_marker("browser") for item in items) else (3, 0)
 
 
 def pytest_collection_modifyitems(items):
-    def rank(item) -> tuple[int, int]:
-        path = Path(item.path)
-        folder = path.relative_to(Path(__file__).parent).parts[0]
-        if folder in FIRST or folder.endswith(".py"):
-            return (0, 0)
-        if path.name in LONGEST:
-            return (1, LONGEST.index(path.name))
-        return (2, 0) if folder == "browser" else (3, 0)
-
-    items.sort(key=rank)  # stable: each module's tests stay together and in order
+    modules: dict[Path, list] = {}
+    for item in items:
+        modules.setdefault(Path(item.path), []).append(item)
+    ranks = {path: module_rank(tests) for path, tests in modules.items()}
+    items.sort(key=lambda item: ranks[Path(item.path)])  # stable: each module's tests stay in order
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from benchpage import DEBUG_HOOKS
+from helpers.benchpage import DEBUG_HOOKS
 
 LAUNCH_FLAGS = [
     "--no-sandbox",
@@ -128,9 +128,9 @@ def shared_bench(shared_contexts, site_url):
 
     shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
     page errors in page.console_errors; each test puts the page in the state it needs
-    (tests/browser/benchpage.py: reset). Each call brings the page to the front (KeptPages).
+    (tests/helpers/benchpage.py: reset). Each call brings the page to the front (KeptPages).
     """
-    from benchpage import KeptPages, open_bench
+    from helpers.benchpage import KeptPages, open_bench
 
     def open_page(lang: str):
         page = watch_errors(shared_contexts.page(reduced_motion="reduce"))

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of,
+from helpers.benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of,
                        reset, run, settle, snapshot, tube_counts)
-from statistical import check_fit_and_power
+from helpers.statistical import check_fit_and_power
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
 
 TUBE_ROUNDS = 80  # 80 x 50 = 4,000 draws in each tube
 

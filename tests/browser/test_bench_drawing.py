@@ -12,9 +12,9 @@ accessibility tree gives every control of the bench a name.
 from __future__ import annotations
 
 import pytest
-from benchpage import axe_pages, reset, run
+from helpers.benchpage import axe_pages, reset, run
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(45)]
 
 
 # Text boxes of an SVG: overlapping pairs and those outside it (0.5 px of slack for rounding).

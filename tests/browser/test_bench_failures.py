@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, settle
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, settle
 
 pytestmark = pytest.mark.browser
 

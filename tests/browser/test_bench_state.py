@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(60)]
 
 SEQUENCES = 20
 ACTIONS = 30

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from benchpage import DEBUG_HOOKS, LIVE, PYODIDE_TIMEOUT_MS
+from helpers.benchpage import DEBUG_HOOKS, LIVE, PYODIDE_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 

@@ -15,49 +15,21 @@ from __future__ import annotations
 
 import html
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from benchpage import PYODIDE_TIMEOUT_MS, KeptPages, open_bench, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, KeptPages, open_bench, settle
+from helpers.course_host import course_page, course_site
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-FRAME_WIDTH = 700  # a course page's content column (the dialog's height is for this width and wider)
 LIVE_IN_FRAME = "#b[data-mode=live][data-busy=false]"
-
-
-class CoursePages(ThreadingHTTPServer):
-    """A course site on another origin: serves the pages a test puts in `pages` (path -> HTML)."""
-
-    daemon_threads = True
-
-    def __init__(self):
-        self.pages: dict[str, str] = {}
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(handler):  # noqa: N805
-                body = self.pages.get(handler.path.split("?")[0])
-                handler.send_response(200 if body else 404)
-                handler.send_header("Content-Type", "text/html; charset=utf-8")
-                handler.end_headers()
-                handler.wfile.write((body or "not found").encode())
-
-            def log_message(handler, *args):  # noqa: N805
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
 
 
 @pytest.fixture(scope="module")
 def course():
-    server = CoursePages()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    server.url = f"http://localhost:{server.server_address[1]}"  # not 127.0.0.1: another origin
-    yield server
-    server.shutdown()
-    server.server_close()
+    with course_site() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -94,22 +66,6 @@ def snippet(page, chapter: str = "", theme: str = "") -> str:
 
 def host_script(page) -> str:
     return page.locator("#embed-script").input_value()
-
-
-def course_page(frames: list[str], script: str = "", width: int = FRAME_WIDTH) -> str:
-    """A plain course page: a heading, the frames in a column `width` px wide, maybe the script,
-    and a recorder of every message the frames post (to count them)."""
-    recorder = """<script>
-      window.posted = [];
-      addEventListener("message", function (e) {
-        var frames = [].slice.call(document.getElementsByTagName("iframe"));
-        window.posted.push({frame: frames.findIndex(function (f) { return f.contentWindow === e.source; }), data: e.data});
-      });
-    </script>"""
-    body = "\n".join(f"<p>Frame {i}</p>\n{code}" for i, code in enumerate(frames))
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>{recorder}</head>'
-            f'<body style="margin:0"><main style="width:{width}px;margin:0 16px"><h1>Week 3: speculative decoding</h1>'
-            f"{body}</main>{script}</body></html>")
 
 
 def lang_of(code: str, lang: str) -> str:

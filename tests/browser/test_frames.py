@@ -7,7 +7,7 @@ frame of the matrix: test_viewport_matrix.py.)"""
 from __future__ import annotations
 
 import pytest
-from benchpage import KeptPages, open_bench, run, settle
+from helpers.benchpage import KeptPages, open_bench, run, settle
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """The first live proof: a speculative step computed by Python running in the page."""
 
 import pytest
-from benchpage import build_platform
+from helpers.benchpage import build_platform
 
 pytestmark = pytest.mark.browser
 

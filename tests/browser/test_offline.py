@@ -15,8 +15,8 @@ import shutil
 import threading
 
 import pytest
-from benchpage import PYODIDE_TIMEOUT_MS
-from test_embed import CoursePages, course_page
+from helpers.benchpage import PYODIDE_TIMEOUT_MS
+from helpers.course_host import course_page, course_site
 
 from sitebuild import assets
 from sitebuild.runtime import offline
@@ -133,28 +133,24 @@ def test_the_embed_on_a_course_page_of_another_origin_works_with_the_service_wor
     """The reader opened the full page first (its service worker is installed), then a course page on
     another origin that frames the embed. Chromium gives a third-party frame no service worker of its
     own here ("denied permission"): the embed goes without, says so in one console line, and works."""
-    course = CoursePages()
-    threading.Thread(target=course.serve_forever, daemon=True).start()
-    host = f"http://localhost:{course.server_address[1]}"  # not 127.0.0.1: another origin
     frame = f'<iframe src="{site_url}embed/en/specdec/" width="700" height="900" title="bench"></iframe>'
-    course.pages["/week3.html"] = course_page([frame])
-    context = browser.new_context(viewport={"width": 1000, "height": 1000})
-    try:
-        site_page, _ = live_once(context, f"{site_url}en/specdec/")
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        for _ in range(2):  # a first and a repeat visit of the course page
-            page.goto(f"{host}/week3.html")
-            embed = page.frame_locator("iframe")
-            embed.locator(LIVE).wait_for(state="attached", timeout=PYODIDE_TIMEOUT_MS)
-        embed.locator("#b button.b-step").click()
-        embed.locator("#b[data-platform=emscripten][data-steps='2']").wait_for(state="attached")
-        assert not errors, errors
-        assert page.evaluate("caches.keys()") == []  # nothing stored for the course's origin
-        cached = site_page.evaluate(CACHED_URLS)  # and the site's worker keeps nothing of the course's
-        assert cached and all(url.startswith(site_url) for url in cached), cached[:5]
-    finally:
-        context.close()
-        course.shutdown()
-        course.server_close()
+    with course_site() as course:
+        course.pages["/week3.html"] = course_page([frame])
+        context = browser.new_context(viewport={"width": 1000, "height": 1000})
+        try:
+            site_page, _ = live_once(context, f"{site_url}en/specdec/")
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            for _ in range(2):  # a first and a repeat visit of the course page
+                page.goto(f"{course.url}/week3.html")
+                embed = page.frame_locator("iframe")
+                embed.locator(LIVE).wait_for(state="attached", timeout=PYODIDE_TIMEOUT_MS)
+            embed.locator("#b button.b-step").click()
+            embed.locator("#b[data-platform=emscripten][data-steps='2']").wait_for(state="attached")
+            assert not errors, errors
+            assert page.evaluate("caches.keys()") == []  # nothing stored for the course's origin
+            cached = site_page.evaluate(CACHED_URLS)  # and the site's worker keeps nothing of the course's
+            assert cached and all(url.startswith(site_url) for url in cached), cached[:5]
+        finally:
+            context.close()

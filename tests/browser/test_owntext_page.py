@@ -2,7 +2,7 @@
 the whole bench on it, bad input named in the page's language with the models kept, nothing sent,
 stored or linked.
 
-Statistics as everywhere (tests/statistical.py): Pearson's test at false-alarm odds 1e-7, with
+Statistics as everywhere (tests/helpers/statistical.py): Pearson's test at false-alarm odds 1e-7, with
 a named wrong sampler whose rejection has computed power of at least 0.999, run to see it fail.
 """
 
@@ -14,9 +14,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from benchpage import check_burst, open_bench, reset, run, settle, snapshot, tube_counts
-from owntext_fixtures import own_text
-from statistical import check_fit_and_power
+from helpers.benchpage import check_burst, open_bench, reset, run, settle, snapshot, tube_counts
+from helpers.owntext_fixtures import own_text
+from helpers.statistical import check_fit_and_power
 
 from corpus import tokenize
 from sitebuild.counting import model_of_texts

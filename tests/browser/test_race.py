@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from benchpage import PYODIDE_TIMEOUT_MS, axe_pages, bench_state, query_of, reset, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, axe_pages, bench_state, query_of, reset, settle
 
 from sim import roofline as rl
 from sim.bench import DRAFT_COST

@@ -14,7 +14,7 @@ import pytest
 
 from sim.session import open_session
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 TIMEOUT_MS = 90_000
@@ -33,8 +33,10 @@ def snapshot_file(built_site, lang):
     return path
 
 
-def open_page(browser, site_url, lang, route=None):
+def open_page(browser, site_url, lang, route=None, init_script=None):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if init_script:
+        context.add_init_script(init_script)
     if route:
         context.route("**/*.snapshot.gz", route)
     page = context.new_page()
@@ -52,9 +54,33 @@ def cpython_start(built_site, lang):
     return json.loads(session.handle("start", json.dumps({"prefix": PREFIX[lang]})))["result"]
 
 
+# Every text and bar value the status shows, recorded as they change.
+RECORD_STATUS = """() => {
+  window.statusLog = [];
+  const record = () => {
+    const box = document.querySelector('#b .b-status');
+    if (!box) return;
+    const text = box.querySelector('.b-status__text').textContent;
+    const bar = box.querySelector('.b-status__bar');
+    const entry = [box.dataset.state, text, bar.hidden ? null : bar.value, bar.max];
+    const last = window.statusLog[window.statusLog.length - 1];
+    if (!last || last.join('|') !== entry.join('|')) window.statusLog.push(entry);
+  };
+  new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  document.addEventListener('DOMContentLoaded', record);
+}"""
+
+DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, built_site, lang):
-    context, page = open_page(browser, site_url, lang)
+def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(
+        browser, site_url, built_site, lang):
+    """One first visit per language (a fresh context): what the worker fetched and restored, and
+    what the loading message said on the way (it counts the bytes fetched, then fills its bar)."""
+    context, page = open_page(browser, site_url, lang, init_script=f"({RECORD_STATUS})()")
+    log = page.evaluate("window.statusLog")  # up to live
+    sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
     got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
     assert got["via"] == "snapshot"
     # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
@@ -66,6 +92,7 @@ def test_each_language_restores_its_own_snapshot_and_model(browser, site_url, bu
     assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
     assert not page.console_errors, page.console_errors
     context.close()
+    check_loading_message(log, sizes, lang)
 
 
 def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site):
@@ -136,35 +163,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     assert not page.console_errors, page.console_errors
 
 
-# Every text and bar value the status shows, recorded as they change.
-RECORD_STATUS = """() => {
-  window.statusLog = [];
-  const record = () => {
-    const box = document.querySelector('#b .b-status');
-    if (!box) return;
-    const text = box.querySelector('.b-status__text').textContent;
-    const bar = box.querySelector('.b-status__bar');
-    const entry = [box.dataset.state, text, bar.hidden ? null : bar.value, bar.max];
-    const last = window.statusLog[window.statusLog.length - 1];
-    if (!last || last.join('|') !== entry.join('|')) window.statusLog.push(entry);
-  };
-  new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  document.addEventListener('DOMContentLoaded', record);
-}"""
-
-DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
-
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_loading_message_counts_the_bytes_then_fills_the_bar_up_to_live(browser, site_url, lang):
-    context = browser.new_context()
-    context.add_init_script(f"({RECORD_STATUS})()")
-    page = context.new_page()
-    page.goto(f"{site_url}{lang}/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS, state="attached")  # 720 px tall: the bench is a sheet
-    log = page.evaluate("window.statusLog")
-    sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
-    context.close()
+def check_loading_message(log: list, sizes: dict, lang: str):
     expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))
     counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
     assert counts, log

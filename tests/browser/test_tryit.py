@@ -3,7 +3,7 @@ phone and in the embed, in both languages.
 
 One page per language runs all 14 in chapter order (each starts from its own state, so the order
 is only the reader's). After each: the bench holds the state the chapter describes
-(tests/tryit_expect.py, the checks the sim's CPython run passes too), the views the answer came
+(tests/helpers/tryit_expect.py, the checks the sim's CPython run passes too), the views the answer came
 from are the sim's own for those states, the answer shows each value formatted as the readouts
 are, the one live region says it, the chapter's part is in focus and the button keeps the focus.
 """
@@ -14,12 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
-from benchpage import LIVE, PYODIDE_TIMEOUT_MS, settle
-from tryit_expect import EXPECT
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, settle
+from helpers.tryit_expect import EXPECT
 
 from sitebuild.tryit.values import resolve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 LABEL = {"en": "What happened:", "zh": "结果："}

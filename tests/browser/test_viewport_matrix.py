@@ -12,7 +12,7 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from benchpage import KeptPages, open_bench
+from helpers.benchpage import KeptPages, open_bench
 
 pytestmark = pytest.mark.browser
 

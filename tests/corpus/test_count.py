@@ -4,9 +4,9 @@ import json
 import random
 
 import pytest
-from owntext_fixtures import own_texts
+from helpers.owntext_fixtures import own_texts
 
-import corpus_models
+from helpers import corpus_models
 from corpus.sources import corpus_dir
 from sim import owntext
 from sim.counting import build_vocab, count_document, dump

@@ -1,6 +1,6 @@
 """The bench's single commands (docs/bench-protocol.md), through Session.handle as the worker calls them.
 
-Statistical tests use fixed seeds and tests/statistical.py: Pearson's test at false-alarm odds
+Statistical tests use fixed seeds and tests/helpers/statistical.py: Pearson's test at false-alarm odds
 1e-7, each paired with a named wrong sampler at the same size whose rejection has a computed
 power of at least 0.999 (stated per test), and which is run to see it rejected. Binomial bounds
 are 5.5 standard deviations wide (two-sided ~4e-8).
@@ -12,8 +12,8 @@ import json
 import math
 
 import pytest
-from bench_calls import call, error, ok
-from statistical import check_fit_and_power
+from helpers.bench_calls import call, error, ok
+from helpers.statistical import check_fit_and_power
 
 from sim import bench
 from sim.bench import commands

@@ -7,7 +7,7 @@ import json
 import sys
 
 import pytest
-from bench_calls import error, ok
+from helpers.bench_calls import error, ok
 
 from sim.bench import protocol
 from sim.bench.api import spec
@@ -132,6 +132,6 @@ def test_the_pages_spec_carries_the_protocol_without_its_words():
 
 
 def test_the_docs_tables_are_the_protocols():
-    import protocol_tables
+    from helpers import protocol_tables
 
-    assert protocol_tables.written() == protocol_tables.tables(), "run: python tests/protocol_tables.py --write"
+    assert protocol_tables.written() == protocol_tables.tables(), "run: python tests/helpers/protocol_tables.py --write"

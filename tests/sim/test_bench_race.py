@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from bench_calls import error, ok
+from helpers.bench_calls import error, ok
 
 from sim import roofline as rl
 from sim.bench import DRAFT_COST

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from bench_calls import ok
+from helpers.bench_calls import ok
 
 from sim import bench, stats
 from sim.bench import readouts as ro
@@ -129,7 +129,7 @@ def test_a_session_opened_with_the_builds_table_answers_the_first_picture_and_me
     import json
     import random
 
-    from corpus_models import model_json
+    from helpers.corpus_models import model_json
     from sitebuild.figures.measured import readout_table
 
     from sim.session import open_session
@@ -156,7 +156,7 @@ def test_a_session_opened_with_the_builds_table_answers_the_first_picture_and_me
 
 
 def test_a_table_made_on_another_model_is_refused(sim_languages):
-    from corpus_models import model_json
+    from helpers.corpus_models import model_json
     from sitebuild.figures.measured import readout_table
 
     from sim.session import open_session

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bench_calls import error, ok
+from helpers.bench_calls import error, ok
 
 from sim import bench
 from sim.bench import layout, tubes

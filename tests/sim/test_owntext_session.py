@@ -1,16 +1,16 @@
 """A reader's own text on the bench (sim.owntext through Session.handle, as the worker calls it).
 
 Statistical tests as in test_bench_api.py: Pearson's test at false-alarm odds 1e-7
-(tests/statistical.py), paired with a named wrong sampler whose rejection has computed power
+(tests/helpers/statistical.py), paired with a named wrong sampler whose rejection has computed power
 of at least 0.999, which is also run to see it rejected.
 """
 
 from __future__ import annotations
 
 import pytest
-from bench_calls import error, ok
-from owntext_fixtures import own_text
-from statistical import check_fit_and_power
+from helpers.bench_calls import error, ok
+from helpers.owntext_fixtures import own_text
+from helpers.statistical import check_fit_and_power
 
 from sim import owntext
 from sim.bench import TUBE_DRAWS

@@ -5,7 +5,7 @@
     follow the target's chained distribution.
 (d) For context-free models: the number of tokens written per pass has its exact law.
 For (b) and (d) the sampler is then checked against the enumerated laws by goodness-of-fit
-tests (tests/statistical.py: fixed seeds, false-alarm odds 1e-7), each paired with a named wrong
+tests (tests/helpers/statistical.py: fixed seeds, false-alarm odds 1e-7), each paired with a named wrong
 sampler at the same size, rejected with a computed power of at least 0.999.
 """
 
@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
-from statistical import check_fit_and_power
+from helpers.statistical import check_fit_and_power
 
 from sim import stats
 from sim.models import NgramModel

@@ -1,4 +1,4 @@
-"""The samplers themselves, by goodness-of-fit tests with fixed seeds (tests/statistical.py).
+"""The samplers themselves, by goodness-of-fit tests with fixed seeds (tests/helpers/statistical.py).
 
 Each test that should pass is paired with a named wrong sampler at the same size, whose
 rejection has a computed power of at least 0.999 (stated per test) and is seen to happen.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from statistical import check_fit_and_power, histogram
+from helpers.statistical import check_fit_and_power, histogram
 
 from sim.bench.tubes import spec_distribution
 from sim.speculative import first_token, first_tokens, residual_of, sample_target, speculative_step

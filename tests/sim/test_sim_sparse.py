@@ -123,7 +123,7 @@ def test_sampling_from_a_residual_with_a_tail(en):
     power > 0.999999."""
     from bisect import bisect_right
 
-    from statistical import check_fit_and_power, histogram
+    from helpers.statistical import check_fit_and_power, histogram
 
     skip = skip_model(en)
     context = en.encode("said the")

@@ -1,4 +1,4 @@
-"""The test suite's own statistics (tests/statistical.py), checked against closed forms and simulation."""
+"""The test suite's own statistics (tests/helpers/statistical.py), checked against closed forms and simulation."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from statistical import FALSE_ALARM, cells, goodness_of_fit, noncentral_chi_square_sf, pearson_moments, power
+from helpers.statistical import FALSE_ALARM, cells, goodness_of_fit, noncentral_chi_square_sf, pearson_moments, power
 
 from sim import stats
 

@@ -17,8 +17,8 @@ import random
 from fractions import Fraction
 
 import pytest
-from statistical import check_fit_and_power, histogram
-from test_tree_exact import cases, dense, position_law
+from helpers.statistical import check_fit_and_power, histogram
+from helpers.exact_laws import cases, dense, position_law
 
 from sim import stats
 from sim.alpha import alpha_along_text, alpha_by_temperature, candidate_alpha, text_contexts

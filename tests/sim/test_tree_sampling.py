@@ -1,5 +1,5 @@
 """The tree sampler (sim.tree) itself: today's rule at k = 1 bit for bit, what a trace records,
-and goodness-of-fit tests (tests/statistical.py: fixed seeds, false alarm 1e-7), each paired with
+and goodness-of-fit tests (tests/helpers/statistical.py: fixed seeds, false alarm 1e-7), each paired with
 "keep any survivor" at the same size, rejected with a computed power of at least 0.999."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from statistical import check_fit_and_power, histogram
-from test_tree_exact import tree_law
+from helpers.statistical import check_fit_and_power, histogram
+from helpers.exact_laws import tree_law
 
 from sim.candidates import CANDIDATE_RULES
 from sim.speculative import RULES, speculative_step

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-FOLDER = Path(__file__).parent / "fixtures" / "owntext"
+FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "owntext"
 
 
 def own_text(name: str) -> str:

@@ -159,7 +159,7 @@ def test_the_embeds_say_noindex_and_nothing_else_does(built_site, built_rules):
 
 
 def test_only_the_runtime_folders_are_cached_for_good(built_site, built_rules):
-    """/py/ and /pyodide/ never change a file under its name (tests/site/test_runtime_files.py
+    """/py/ and /pyodide/ never change a file under its name (tests/sitebuild/test_runtime_files.py
     checks the names): browsers keep them a year without asking. Everything else, the pages and
     /static/ above all, is asked for again."""
     forever = "public, max-age=31536000, immutable"

@@ -21,6 +21,8 @@ from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
 from sitebuild.errors import BuildError
 from sitebuild.runtime import imports, maker, wheel
 
+pytestmark = pytest.mark.long(45)  # it runs Pyodide in Node four times (tests/conftest.py: the order)
+
 SIM = Path(__file__).resolve().parents[2] / "sim"
 SNAPSHOT_MAGIC = 0x706E7300  # Pyodide's, the first word of a memory snapshot
 

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers.projects import project_in
 
-from corpus.sources import corpus_dir
-from sitebuild.pipeline import SITE, TEMPLATES, Options
+from sitebuild.pipeline import Options
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
@@ -36,10 +36,7 @@ def build_memo() -> dict:
 def project(tmp_path) -> Options:
     """Options building a private copy of site/ and templates/ into tmp_path/out; tests may break
     the copies freely."""
-    site, templates = tmp_path / "site", tmp_path / "templates"
-    shutil.copytree(SITE, site)
-    shutil.copytree(TEMPLATES, templates)
-    return Options(out=tmp_path / "out", corpus=corpus_dir(), site=site, templates=templates)
+    return project_in(tmp_path)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 Built in memory through the corpus package exactly as the site build does (read the verified
 books, tokenise, count, export to JSON, parse). tests/conftest.py wraps them as fixtures
-(sim_model_docs, sim_languages, en, zh); plain helpers (tests/test_figures.py) call these.
+(sim_model_docs, sim_languages, en, zh); plain helpers (tests/sitebuild/test_figures.py) call these.
 Imported by name (tests/ is on the path when pytest loads tests/conftest.py).
 """
 

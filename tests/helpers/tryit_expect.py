@@ -1,7 +1,7 @@
 """What each chapter's Try-it must leave on the bench, checked on the views it ran through.
 
 One function per chapter anchor, given the final view and the snapshots ({"start": view, label:
-view}); the same checks run on the sim in CPython (tests/site/test_tryit_blocks.py) and on the page's
+view}); the same checks run on the sim in CPython (tests/sitebuild/test_tryit_blocks.py) and on the page's
 worker in Chromium (tests/browser/test_tryit.py). They check the state the chapter describes
 (settings, passes, rounds, verdicts) and that the readouts moved the way the answer says.
 """

@@ -1,12 +1,10 @@
 """Figures the chapters print: the brief's derived numbers, formatting, the worked example, the
 bench's measurements, and the rule that chapters never type a number the code computes."""
 
-import re
 from fractions import Fraction
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from helpers.typed_figures import SITE, computed_figures, content_texts, real_language, typed_figures
 
 from sitebuild import figures
 from sitebuild.figures import cache, measured, multicand, worked
@@ -56,7 +54,7 @@ def test_roofline_figures_print_as_the_brief_derives_them(lang):
         assert shown[name] == text, name
 
 
-def test_parameter_count_in_words_per_language():
+def test_parameter_count_in_words_perreal_language():
     shared = figures.shared()
     assert figures.formatted("en", shared)["model_params_words"] == "8.03 billion"
     assert figures.formatted("zh", shared)["model_params_words"] == "80.3 亿"
@@ -107,7 +105,7 @@ def test_exact_decimal_refuses_a_repeating_fraction():
         ExactDecimal().text(Fraction(1, 3), "en")
 
 
-def test_words_differ_by_language():
+def test_words_differ_byreal_language():
     words = Words(lambda v: f"{v} en", lambda v: f"{v} zh")
     assert words.text(1, "en") == "1 en" and words.text(1, "zh") == "1 zh"
 
@@ -185,23 +183,12 @@ def test_the_page_prints_both_rules():
 # --- the bench's own figures, measured on the real books --------------------------------------------
 
 
-def _language(lang):
-    import corpus_models  # the session's one set of real models (tests/corpus_models.py)
-
-    return corpus_models.language(lang)
-
-
-@lru_cache(maxsize=1)
-def _computed():
-    return figures.compute({lang: _language(lang) for lang in ("en", "zh")})
-
-
 def _raw(lang):
-    return _computed()[lang].raw()
+    return computed_figures()[lang].raw()
 
 
 def test_both_languages_have_the_same_figure_names():
-    computed = _computed()
+    computed = computed_figures()
     assert set(computed) == {"en", "zh"}
     assert set(computed["en"]) == set(computed["zh"])
 
@@ -223,11 +210,11 @@ def test_bench_figures_are_plausible(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_first_seed_is_the_chapters_run(lang):
-    assert measured.alpha_by_seed(_language(lang))[0] == _raw(lang)["bench_alpha"]
+    assert measured.alpha_by_seed(real_language(lang))[0] == _raw(lang)["bench_alpha"]
 
 
 def test_bench_figures_are_reproducible():
-    again = measured.bench_figures(_language("en")).raw()
+    again = measured.bench_figures(real_language("en")).raw()
     assert again == {k: _raw("en")[k] for k in again}
 
 
@@ -239,7 +226,7 @@ def test_measurements_are_cached_by_what_they_read(tmp_path, monkeypatch):
         calls.append(1)
         return {"value": 0.5}
 
-    language = _language("zh")
+    language = real_language("zh")
     assert cache.cached("probe", language, {"n": 1}, measure) == {"value": 0.5}
     assert cache.cached("probe", language, {"n": 1}, measure) == {"value": 0.5}
     assert len(calls) == 1
@@ -265,82 +252,23 @@ def test_the_cache_key_reads_every_module_of_sim_subpackages_included(tmp_path, 
 
 
 def test_roofline_figures_are_the_same_on_both_pages():
-    computed = _computed()
+    computed = computed_figures()
     for name in figures.roofline_figures():
         assert computed["en"][name] == computed["zh"][name]
 
 
 # --- the chapters print computed numbers only through {{ fig.* }} -------------------------------
 
-SITE = Path(__file__).resolve().parent.parent / "site"
-JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S)
-LINK_TARGET = re.compile(r"\]\([^)]*\)")
-NUMBER = re.compile(r"(?<![\w.\-])\d[\d,]*(?:\.\d+)?(?!\w|\.\d)")
-# Zero and one are the bounds of every probability; the code computes them too, but typing them is fine.
-CONSTANTS = {"0", "1"}
-# A number right after one of these words names a place in a paper or a model's version
-# ("Llama 3.1"), not a quantity.
-REFERENCE_WORDS = re.compile(
-    r"(equation|theorem|table|section|appendix|chapter|eBook|Llama|#|定理|公式|式|附录|表|第|节)\s*$", re.I
-)
-# A number right before one of these is a date, a duration or a version, not a computed figure.
-NOT_A_FIGURE_AFTER = re.compile(r"^\s*(years?|年|International|国际)", re.I)
-
-
-LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.M)
-
-
-def _typed_numbers(text):
-    text = LINK_TARGET.sub("]", MATH.sub(" ", JINJA.sub(" ", text)))
-    text = LIST_MARKER.sub(" ", text)
-    for match in NUMBER.finditer(text):
-        before = text[max(0, match.start() - 12):match.start()]
-        after = text[match.end():match.end() + 16]
-        if not REFERENCE_WORDS.search(before) and not NOT_A_FIGURE_AFTER.search(after):
-            yield match.group().rstrip(",")
-
-
-def _content_texts(lang):
-    """Every content file: the chapters and the closing sections, front matter included."""
-    from sitebuild.frontmatter import split
-
-    for path in sorted((SITE / lang).glob("*.md")):
-        meta, body, _ = split(path, path.read_text(encoding="utf-8"))
-        extra = [meta.get("caption", "")] + [f"{q['q']} {q['a']}" for q in meta.get("faq", [])]
-        tryit = meta.get("try", {})  # the Try-it's words (its actions are data, not prose)
-        extra += [tryit.get(key, "") for key in ("button", "question", "answer")]
-        yield path.name, "\n".join([body, *extra])
-
-
-def _figure_numbers(lang):
-    shown = figures.formatted(lang, _computed()[lang])
-    numbers = set()
-    for text in shown.values():
-        numbers.update(m.group() for m in NUMBER.finditer(text))
-    return numbers
-
-
-def _typed_figures(lang, texts):
-    computed = _figure_numbers(lang)
-    return {
-        (name, n)
-        for name, text in texts
-        for n in _typed_numbers(text)
-        if n in computed and n not in CONSTANTS
-    }
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_content_types_no_number_the_code_computes(lang):
-    typed = _typed_figures(lang, _content_texts(lang))
+    typed = typed_figures(lang, content_texts(lang))
     assert not typed, f"numbers typed in site/{lang} that should be {{{{ fig.* }}}}: {sorted(typed)}"
 
 
 def test_the_scan_catches_a_typed_figure():
     """Power check: the computed 4.48 ms typed by hand, and a computed figure in an FAQ answer."""
-    shown = figures.formatted("en", _computed()["en"])
-    typed = _typed_figures("en", [("x.md", f"streaming takes {shown['ms_per_token']}"),
+    shown = figures.formatted("en", computed_figures()["en"])
+    typed = typed_figures("en", [("x.md", f"streaming takes {shown['ms_per_token']}"),
                                   ("y.md", f"a = \"about {shown['batch_tokens_per_s']} tokens\"")])
     assert ("x.md", shown["ms_per_token"].split()[0]) in typed
     assert ("y.md", shown["batch_tokens_per_s"]) in typed
@@ -349,11 +277,11 @@ def test_the_scan_catches_a_typed_figure():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_scan_reads_the_try_it_words(lang):
     """Power check: a Try-it's button typing the lab's gamma by hand is caught (it must be {{ fig.lab_gamma }})."""
-    texts = dict(_content_texts(lang))
+    texts = dict(content_texts(lang))
     assert "{alpha@start}" in texts["07-alpha.md"]  # the answers are scanned
-    lab_gamma = figures.formatted(lang, _computed()[lang])["lab_gamma"]
+    lab_gamma = figures.formatted(lang, computed_figures()[lang])["lab_gamma"]
     typed_button = texts["08-speedup.md"].replace("{{ fig.lab_gamma }}", lab_gamma)
-    assert ("08-speedup.md", lab_gamma) in _typed_figures(lang, [("08-speedup.md", typed_button)])
+    assert ("08-speedup.md", lab_gamma) in typed_figures(lang, [("08-speedup.md", typed_button)])
 
 
 # --- what the prose says about the figures stays true ---------------------------------------------

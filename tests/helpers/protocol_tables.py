@@ -2,7 +2,7 @@
 (and the parameters' table it reads, sim/bench/settings.py).
 
 The doc holds them between two markers; tests/sim/test_bench_protocol.py checks they are these.
-After a change to the protocol: `python tests/protocol_tables.py --write` rewrites them.
+After a change to the protocol: `python tests/helpers/protocol_tables.py --write` rewrites them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from sim.bench.protocol import ACTION_FIELDS, ACTIONS, COMMANDS  # noqa: E402
@@ -22,7 +22,7 @@ from sim.bench.settings import PARAMETERS  # noqa: E402
 ANCHORS = "the site's chapter anchors"  # what the embed's `chapter` takes (the build knows them)
 
 DOC = ROOT / "docs" / "bench-protocol.md"
-BEGIN = "<!-- protocol tables: made from sim/bench/protocol.py by tests/protocol_tables.py; do not edit -->"
+BEGIN = "<!-- protocol tables: made from sim/bench/protocol.py by tests/helpers/protocol_tables.py; do not edit -->"
 END = "<!-- end of the protocol tables -->"
 
 

@@ -22,8 +22,8 @@ from sitebuild.errors import BuildError
 from sitebuild.tryit.actions import ALLOWED, REFUSED
 from sitebuild.tryit.blocks import checked, page_data
 from sitebuild.tryit.values import VALUES, resolve
-from tryit_expect import EXPECT
-from tryit_replay import replay
+from helpers.tryit_expect import EXPECT
+from helpers.tryit_replay import replay
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
@@ -194,7 +194,7 @@ def test_the_chapters_blocks_pass_the_build_checks():
 
 
 def _chapter_runs(lang):
-    import corpus_models
+    from helpers import corpus_models
 
     session = Session(corpus_models.language(lang))
     for section in _contents()[lang].chapters:
@@ -206,7 +206,7 @@ def _chapter_runs(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_try_it_leaves_the_state_its_chapter_describes(lang):
     """Run by the sim in CPython as the page runs it: the state, the verdicts and the direction of
-    every readout the answer speaks of (tests/tryit_expect.py), and a value for every placeholder."""
+    every readout the answer speaks of (tests/helpers/tryit_expect.py), and a value for every placeholder."""
     seen = set()
     for anchor, data, (end, snaps) in _chapter_runs(lang):
         EXPECT[anchor](end, snaps)

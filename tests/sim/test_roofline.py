@@ -136,7 +136,7 @@ def test_every_row_names_sources_that_exist():
     import tomllib
     from pathlib import Path
 
-    sources = tomllib.loads((Path(__file__).resolve().parent.parent / "site" / "sources.toml").read_text())
+    sources = tomllib.loads((Path(__file__).resolve().parents[2] / "site" / "sources.toml").read_text())
     ids = {s["id"] for s in sources["source"]}
     for row in [*rl.GPUS.values(), *rl.MODELS.values()]:
         assert set(row.sources) <= ids, row.key

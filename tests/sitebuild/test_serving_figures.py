@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers.typed_figures import content_texts, figure_numbers, typed_figures
 
 from sitebuild import figures
 from sitebuild.content import check_all_parity, check_names, load_all
@@ -16,7 +17,7 @@ from sitebuild.figures import moe, serving
 from sitebuild.figures.roofline import CONTEXT, GPU, MODEL
 from sitebuild.references import Sources
 
-SITE = Path(__file__).resolve().parent.parent / "site"
+SITE = Path(__file__).resolve().parents[2] / "site"
 CHAPTER = "14-serving.md"
 
 
@@ -145,17 +146,15 @@ def test_an_unknown_source_in_the_chapter_is_named(tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_typed_number_scan_reads_the_chapter(lang):
-    """The scan of tests/test_figures.py covers chapter 14 (front matter and Try-it included), and a
+    """The scan (tests/helpers/typed_figures.py) covers chapter 14 (front matter and Try-it included), and a
     computed figure typed into it is caught (power check)."""
-    from test_figures import _content_texts, _figure_numbers, _typed_figures
-
-    texts = dict(_content_texts(lang))
+    texts = dict(content_texts(lang))
     assert "{batch}" in texts[CHAPTER]  # the Try-it's answer is scanned with the prose
     most = _shown(lang)["serve_max_batch"]
-    assert most in _figure_numbers(lang)
+    assert most in figure_numbers(lang)
     typed = texts[CHAPTER].replace("{{ fig.serve_max_batch }}", most)
-    assert (CHAPTER, most) in _typed_figures(lang, [(CHAPTER, typed)])
-    assert not _typed_figures(lang, [(CHAPTER, texts[CHAPTER])])
+    assert (CHAPTER, most) in typed_figures(lang, [(CHAPTER, typed)])
+    assert not typed_figures(lang, [(CHAPTER, texts[CHAPTER])])
 
 
 def test_editing_a_quoted_number_changes_the_key_the_kept_figures_are_stored_under(tmp_path):
