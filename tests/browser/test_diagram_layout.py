@@ -2,6 +2,7 @@
 picture and clear of the others, in both languages."""
 
 import pytest
+from helpers.benchpage import KeptPages
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +28,25 @@ def _overlap(a, b, slack=1.0):
             and a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"])
 
 
+@pytest.fixture(scope="module")
+def chapter_pages(shared_contexts, site_url):
+    """One page per language, resized by each test (the figures are drawn from CSS, not at load)."""
+    def open_page(lang):
+        page = shared_contexts.page()
+        page.goto(f"{site_url}{lang}/specdec/")
+        page.evaluate("document.fonts.ready")
+        return page
+
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("width", [360, 1280])
-def test_diagrams_are_legible_and_their_labels_fit(new_page, site_url, lang, width):
-    page = new_page(viewport={"width": width, "height": 900})
-    page.goto(f"{site_url}{lang}/specdec/")
-    page.evaluate("document.fonts.ready")
+def test_diagrams_are_legible_and_their_labels_fit(chapter_pages, lang, width):
+    page = chapter_pages(lang)
+    page.set_viewport_size({"width": width, "height": 900})
     figures = page.evaluate(MEASURE)
     assert {f["id"] for f in figures} == {"diagram-medusa", "diagram-eagle", "diagram-lookahead"}
     for fig in figures:
