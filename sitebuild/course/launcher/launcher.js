@@ -24,6 +24,8 @@ const frame = document.getElementById("launcher-frame");
 const select = document.getElementById("launcher-chapter");
 const line = document.getElementById("launcher-progress");
 const note = document.getElementById("launcher-note");
+const previous = document.getElementById("launcher-previous");
+const next = document.getElementById("launcher-next");
 
 // SCORM 1.2's search for the API adapter: this window's parents, then the opener's.
 function findAPI(start) {
@@ -122,6 +124,8 @@ function report() {
     : fill(t.course_progress, { shown: inOrder(all, [...chapters]).length, all: all.length,
                                 tried: Math.min(inOrder(all, [...tried]).length, needed), needed });
   select.value = chapter;
+  previous.disabled = chapter === all[0];
+  next.disabled = chapter === all[all.length - 1];
 }
 
 function show(anchor) {
@@ -149,11 +153,11 @@ window.addEventListener("message", (event) => {
 
 select.addEventListener("change", () => show(select.value));
 const step = (by) => () => {
-  const next = all[all.indexOf(chapter) + by];
-  if (next) show(next);
+  const anchor = all[all.indexOf(chapter) + by];
+  if (anchor) show(anchor);
 };
-document.getElementById("launcher-previous").addEventListener("click", step(-1));
-document.getElementById("launcher-next").addEventListener("click", step(1));
+previous.addEventListener("click", step(-1));
+next.addEventListener("click", step(1));
 const finish = () => lms.finish((performance.now() - started) / 1000);
 window.addEventListener("pagehide", finish);
 window.addEventListener("beforeunload", finish);
