@@ -240,6 +240,7 @@ def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_pag
         assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
         seen = inside(page, i)
         assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
+    assert page.console_errors == []  # the messages it ignores (height, progress, state) cost it nothing
 
 
 def test_the_embed_links_the_full_page_with_its_state(page, site_url):

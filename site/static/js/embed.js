@@ -114,8 +114,8 @@ const focusOn = (anchor) => {
 function showInPlace(anchor) {
   showChapter(anchor);
   window.scrollTo(0, 0);
-  const view = bench.getState && bench.getState().view;
-  if (view) linkFullPage(view);
+  if (!bench) return;
+  linkFullPage(bench.getState().view);
   bench.run(focusOn(shown)).catch(() => {});
 }
 

@@ -132,6 +132,7 @@ function show(anchor) {
   if (!all.includes(anchor)) return;
   chapter = anchor;
   frame.contentWindow.postMessage({ type: "specdec:show", chapter: anchor }, "*");
+  window.scrollTo(0, 0); // a frame as tall as a chapter below the bench (a phone) starts at its top
   report();
 }
 
