@@ -63,9 +63,13 @@ def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict |
     folder.mkdir()
     for file_name, data in made.items():
         (folder / file_name).write_bytes(data)
-    sizes = ", ".join(f"{n} {len(d) / 1e6:.1f} MB" for n, d in sorted(made.items()))
+    sizes = ", ".join(f"{n} {_size(len(d))}" for n, d in sorted(made.items()))
     skipped = "" if base_url else "; no Common Cartridge (it links to the hosted embed: set --base-url)"
     return sizes + skipped
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
 
 
 def _inputs_digest(stage: Path, courses: list[Course], base_url: str | None) -> str:

@@ -92,9 +92,3 @@ def package(env, site: Path, course: Course, hosted: bool) -> bytes:
     found = package_files(env, site, course, hosted)
     found["imsmanifest.xml"] = manifest(course, list(found))
     return zips.deterministic_zip(found)
-
-
-def summary(data: bytes) -> str:
-    return f"{len(data) / 1e6:.1f} MB"
-
-
