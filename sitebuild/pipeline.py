@@ -9,7 +9,8 @@
    manifest, and swap it in whole (output.staged).
 
 Each stage says one line as it ends (sitebuild/progress.py): counting, figures, runtime files,
-pages, swap; then a summary. A build that finds nothing changed says nothing but that.
+pages, packages (the course packages, sitebuild/course/), swap; then a summary. A build that finds
+nothing changed says nothing but that.
 
 This module imports only light modules, so step 2 is quick; the heavy ones come with step 3.
 A new build product is one more write in write_runtime (files the page loads) or in
@@ -127,7 +128,7 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         seconds = progress.elapsed()
         return Result(out, True, seconds, [], f"up to date: {out} ({seconds:.2f} s)")
 
-    from . import headers, pages, render
+    from . import course, headers, pages, render
     from .runtime import offline
 
     # A failure in prepare is reported at once; a maker already started finishes on its own
@@ -155,8 +156,10 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         with progress.stage("pages") as note:
             render.write_pages(stage, products)
             offline.write_service_worker(stage)  # lists every file written so far
-            headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
             note.detail = f"{len(pages.ROUTES)} routes"
+        with progress.stage("packages") as note:  # after the service worker: it keeps none of them
+            note.detail = course.write(stage, course.courses(products), products.site["base_url"], memo)
+        headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)
         freshness.write_marker(stage, stamp)

@@ -9,17 +9,25 @@
 //
 // Height: whenever the document's height changes, the embed posts to its parent
 //   {subject: "lti.frameResize", height}   (Canvas resizes the frame itself)
+//   {subject: "org.imsglobal.lti.frameResize", height}   (the same, as Brightspace and some
+//                                           tools name it)
 //   {type: "specdec:height", height}       (the documented message; the host script in the
 //                                           "Embed this" dialog and docs/embedding.md follow it)
 // The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
 // the window's, so a host that sets the frame to it settles.
+// Progress and state, and the host's request to show a chapter: embed-host.js.
 import { startBench } from "./bench/bench.js";
+import { connectHost } from "./embed-host.js";
 import "./tryit.js"; // the Try it of a chapter shown with chapter=
 
 const body = document.body;
 const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
 const fullLink = document.querySelector(".embed__full");
 let shown = "";
+// Without a full page to open (the course package's copy: data-page is empty), a link to another
+// chapter shows it here instead.
+const fullPage = fullLink.dataset.page;
+const host = connectHost({ chapters, show: (anchor) => showInPlace(anchor) });
 
 function showChapter(anchor) {
   const text = document.querySelector(".embed__text");
@@ -28,12 +36,23 @@ function showChapter(anchor) {
   for (const section of text.querySelectorAll("section")) section.classList.toggle("b-shown", section.id === shown);
   if (shown) body.dataset.chapter = shown;
   else delete body.dataset.chapter;
+  host.shown(shown);
   if (!shown) return;
   // Links to other chapters and to the sources open the full page, which has them.
   for (const link of document.getElementById(shown).querySelectorAll('a[href^="#"]')) {
     const target = document.getElementById(link.getAttribute("href").slice(1));
     if (target && target.closest("section") === link.closest("section")) continue;
-    link.href = fullLink.dataset.page + link.getAttribute("href");
+    if (!fullPage) {
+      if (target && chapters.includes(target.id) && !link.dataset.inPlace) {
+        link.dataset.inPlace = "true";
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          showInPlace(target.id);
+        });
+      }
+      continue;
+    }
+    link.href = fullPage + link.getAttribute("href");
     link.target = "_blank";
     link.rel = "noopener";
   }
@@ -45,7 +64,8 @@ function setTheme(theme) {
 }
 
 function linkFullPage(view) {
-  fullLink.href = fullLink.dataset.page + view.link + (shown ? "#" + shown : "");
+  fullLink.href = fullPage + view.link + (shown ? "#" + shown : "");
+  host.state(view.link, shown);
 }
 
 // The height to ask for. A chapter beside the bench (frames 62rem wide or more): as tall as the
@@ -74,6 +94,7 @@ function reportHeight() {
     if (height === last) return;
     last = height;
     window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
+    window.parent.postMessage({ subject: "org.imsglobal.lti.frameResize", height }, "*");
     window.parent.postMessage({ type: "specdec:height", height }, "*");
   };
   const observer = new ResizeObserver(send);
@@ -88,6 +109,15 @@ const focusOn = (anchor) => {
   const section = anchor && document.getElementById(anchor);
   return section && section.dataset.part ? [{ type: "focus", part: section.dataset.part }] : [];
 };
+
+// A chapter the host asks for, or one a link names: shown with its part, scrolled to its top.
+function showInPlace(anchor) {
+  showChapter(anchor);
+  window.scrollTo(0, 0);
+  if (!bench) return;
+  linkFullPage(bench.getState().view);
+  bench.run(focusOn(shown)).catch(() => {});
+}
 
 const asked = new URLSearchParams(window.location.search).get("chapter");
 if (chapters.includes(asked)) showChapter(asked);

@@ -1,0 +1,82 @@
+"""Course packages (issue 22; docs/courses.md), written into the site's course/ folder:
+
+- specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with its runtime and a launcher that reports
+  to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's MIME table: adapt.py);
+- specdec-<lang>.imscc: a Common Cartridge with one web link per chapter to the hosted embed,
+  only with a base URL (cartridge.py).
+
+Made from the staged site's own files, after the pages, so a package holds the bytes the site
+serves (adapted where adapt.py says). The same site gives the same bytes (zips.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import jinja2
+
+from . import cartridge, scorm
+from .scorm import Course
+
+FOLDER = "course"
+HERE = Path(__file__).resolve().parent
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "launcher"), autoescape=True,
+                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+def courses(products) -> list[Course]:
+    """Each language's Course, from the build's products (render.Products)."""
+    found = []
+    for lang, content in products.contents.items():
+        sections, _ = products.rendered[lang]
+        chapters = tuple((s["anchor"], s["number"], s["title"]) for s in sections if s["is_chapter"])
+        found.append(Course(lang, content.strings["html_lang"], dict(content.strings), chapters))
+    return found
+
+
+def packages(site: Path, courses: list[Course], base_url: str | None) -> dict[str, bytes]:
+    """Every package, by its file name: what write() puts in course/."""
+    env = environment()
+    made = {}
+    for course in courses:
+        made[scorm.name(course.lang)] = scorm.package(env, site, course, hosted=base_url is not None)
+        if base_url:
+            made[cartridge.name(course.lang)] = cartridge.cartridge(course, base_url)
+    return made
+
+
+def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict | None = None) -> str:
+    """Write the packages into stage/course/; return what the build says about them.
+    memo (the development server's): packages kept when their inputs' bytes are the same."""
+    key = _inputs_digest(stage, courses, base_url) if memo is not None else None
+    if memo is not None and memo.get("course packages", (None,))[0] == key:
+        made = memo["course packages"][1]
+    else:
+        made = packages(stage, courses, base_url)
+        if memo is not None:
+            memo["course packages"] = (key, made)
+    folder = stage / FOLDER
+    folder.mkdir()
+    for file_name, data in made.items():
+        (folder / file_name).write_bytes(data)
+    sizes = ", ".join(f"{n} {_size(len(d))}" for n, d in sorted(made.items()))
+    skipped = "" if base_url else "; no Common Cartridge (it links to the hosted embed: set --base-url)"
+    return sizes + skipped
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
+
+
+def _inputs_digest(stage: Path, courses: list[Course], base_url: str | None) -> str:
+    from .files import needed
+
+    digest = hashlib.sha256(repr((courses, base_url)).encode())
+    for course in courses:
+        for rel in needed(stage, course.lang, base_url is not None):
+            digest.update(rel.encode() + b"\0" + (stage / rel).read_bytes())
+    return digest.hexdigest()

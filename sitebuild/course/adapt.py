@@ -1,0 +1,86 @@
+"""The package's copy of the site, adapted to the way an LMS serves a package's files.
+
+An LMS (Moodle's SCORM player, Canvas's SCORM tool, Open edX's XBlock) serves the unpacked zip
+with its own MIME table and headers, not ours: no _headers, no Content-Encoding, and for any
+extension it does not know `application/octet-stream`. Moodle's table knows .js (as
+application/x-javascript, one of the HTML standard's JavaScript MIME types, so module scripts and
+module workers load), .html, .css, .json, .svg, .zip; not .mjs and not .wasm. What breaks then,
+and what the copy does about it (checked in Chromium by tests/browser/test_course_package.py,
+with a server that sends that table):
+
+- Pyodide's two scripts are ES modules named .mjs: served as octet-stream, a module import is
+  refused. The copy names them .js, and every place that names them is rewritten.
+- Pyodide compiles its .wasm with WebAssembly.instantiateStreaming, which refuses a response that
+  is not application/wasm; Pyodide catches that and waits forever ("wasm instantiation failed!",
+  which the worker reports as a failure): it does not fall back to compiling the bytes. The copy's
+  worker imports wasm-any-mime.js first, which compiles from the bytes when the type is not
+  application/wasm (the browser's compiled-code cache then goes unused: a slower start, same result).
+- The service worker: the page registers it only if the page names one (data-service-worker);
+  the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS.
+- The snapshot (.gz, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
+  bytes) need no type; nothing relies on Content-Encoding.
+- The embed's link to the full page: the package has no full page, so with a base URL it opens
+  the hosted one, and without one it is hidden (data-page empty: embed.js then shows a linked
+  chapter in place).
+
+Each rewrite must match exactly as often as it says, or the build stops: a new Pyodide or an
+edited worker that no longer holds the text is named, rather than shipped unadapted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import BuildError
+
+FIX = "update sitebuild/course/adapt.py to the new text (see its notes on why each rewrite is there)"
+# Package-only scripts (sitebuild/course/launcher/): copied into the package's static/js/.
+WASM_SHIM = "wasm-any-mime.js"
+RENAMED = {"pyodide.mjs": "pyodide.js", "pyodide.asm.mjs": "pyodide.asm.js"}
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    old: str  # a regular expression
+    new: str
+    count: int  # how many times it must match
+    why: str
+
+
+def apply(name: str, text: str, rewrites: list[Rewrite]) -> str:
+    for rewrite in rewrites:
+        text, found = re.subn(rewrite.old, rewrite.new, text)
+        if found != rewrite.count:
+            raise BuildError(f"the course package's copy of {name}: {rewrite.why}, but "
+                             f"/{rewrite.old}/ matched {found} times, not {rewrite.count}", fix=FIX)
+    return text
+
+
+def embed_page(hosted: bool) -> list[Rewrite]:
+    """The embed's page. hosted: built with a base URL, so its link already opens the hosted full
+    page (an absolute address); without one the link is relative, to a page the package lacks."""
+    link = [] if hosted else [
+        Rewrite(r'<a href="[^"]*"( target="_blank" rel="noopener" class="embed__full") data-page="[^"]*"',
+                r'<a hidden\1 data-page=""', 1, "the link to the full page is hidden (no full page here)")]
+    return [Rewrite(r' data-service-worker="[^"]*"', "", 1, "no service worker in the package"), *link]
+
+
+def sim_worker() -> list[Rewrite]:
+    return [
+        Rewrite(r"\A", f'import "./{WASM_SHIM}"; // the package\'s copy: compile a .wasm of any MIME type\n', 1,
+                "the shim runs before Pyodide loads"),
+        Rewrite(r"import\(new URL\(name, message\.pyodideURL\)\.href\)",
+                'import(new URL(name.replace(/\\.mjs$/, ".js"), message.pyodideURL).href)', 1,
+                "Pyodide's scripts are imported under their .js names"),
+    ]
+
+
+def pyodide_script() -> list[Rewrite]:
+    """pyodide.mjs, which imports pyodide.asm.mjs on the wheel path."""
+    return [Rewrite(r"pyodide\.asm\.mjs", "pyodide.asm.js", 1, "it imports pyodide.asm.js")]
+
+
+def pyodide_asm() -> list[Rewrite]:
+    """pyodide.asm.mjs names itself when it tells its own stack frames from Python's."""
+    return [Rewrite(r"pyodide\.asm\.mjs", "pyodide.asm.js", 1, "it recognises its own frames by name")]

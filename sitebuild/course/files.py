@@ -1,0 +1,100 @@
+"""Which of a built site's files a language's package holds: exactly what its embed loads.
+
+Read from the built files, not from a list kept by hand: the embed's page names its style sheets,
+scripts and runtime files (src, href and the data-* runtime addresses), each script names the
+modules it imports, and the lock names its wheel. Nothing else is taken: no _headers, sitemap,
+service worker, full pages or the other language's snapshot and model.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from pathlib import Path
+
+from ..errors import BuildError
+from ..pages import page_route
+from . import adapt
+
+HERE = Path(__file__).resolve().parent / "launcher"
+# The page's local addresses: src/href, and the runtime's data-* attributes (_runtime_data.html).
+PAGE_REFS = re.compile(r'\b(?:src|href|data-(?:worker|pyodide|model|stdlib|lock|snapshot))="([^"#?:]+)(?:\?[^"]*)?"')
+# A module's static imports (`import ... from "./x.js"`, `import "./x.js"`) and literal dynamic ones.
+MODULE_REFS = re.compile(r'(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.{1,2}/[^"]+)"')
+
+
+def embed_path(lang: str) -> str:
+    return page_route(lang, embed=True).path + "index.html"
+
+
+def read(site: Path, rel: str) -> bytes:
+    path = site / rel
+    if not path.is_file():
+        raise BuildError(f"the course package needs {rel}, which the built site does not hold", file=path)
+    return path.read_bytes()
+
+
+def _modules(site: Path, first: list[str]) -> list[str]:
+    """Every script reached from `first` through its imports (site-relative paths)."""
+    seen, todo = [], list(first)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.append(rel)
+        text = read(site, rel).decode("utf-8")
+        todo += [posixpath.normpath(posixpath.join(posixpath.dirname(rel), ref)) for ref in MODULE_REFS.findall(text)]
+    return seen
+
+
+def adapted_page(site: Path, lang: str, hosted: bool) -> str:
+    rel = embed_path(lang)
+    return adapt.apply(rel, read(site, rel).decode("utf-8"), adapt.embed_page(hosted))
+
+
+def needed(site: Path, lang: str, hosted: bool) -> list[str]:
+    """The site's files the language's embed (as the package adapts it) loads, site-relative."""
+    page = embed_path(lang)
+    base = posixpath.dirname(page)
+    refs = [posixpath.normpath(posixpath.join(base, ref)) for ref in PAGE_REFS.findall(adapted_page(site, lang, hosted))]
+    files = {page}
+    for ref in refs:
+        folder = site / ref
+        if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: the runtime's folder
+            files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file()}
+        elif ref.endswith("pyodide-lock.json"):  # the lock and the wheel it names
+            lock = json.loads(read(site, ref))
+            files |= {ref} | {posixpath.join(posixpath.dirname(ref), p["file_name"]) for p in lock["packages"].values()}
+        elif ref != base:  # a file (not the page's own bench link, href="?...")
+            files.add(ref)
+    files |= set(_modules(site, [f for f in files if f.endswith(".js") and f.startswith("static/")]))
+    return sorted(files)
+
+
+def package_files(site: Path, lang: str, hosted: bool) -> dict[str, bytes]:
+    """The embed and everything it loads, adapted to an LMS's MIME table (adapt.py), by the
+    package's paths (the site's, but Pyodide's scripts named .js), plus the worker's shim."""
+    files = {}
+    for rel in needed(site, lang, hosted):
+        data = read(site, rel)
+        name = posixpath.basename(rel)
+        if rel == embed_path(lang):
+            data = adapted_page(site, lang, hosted).encode("utf-8")
+        elif rel == "static/js/sim-worker.js":
+            data = adapt.apply(rel, data.decode("utf-8"), adapt.sim_worker()).encode("utf-8")
+        elif name == "pyodide.mjs":
+            data = adapt.apply(rel, data.decode("utf-8"), adapt.pyodide_script()).encode("utf-8")
+        elif name == "pyodide.asm.mjs":
+            data = adapt.apply(rel, data.decode("utf-8"), adapt.pyodide_asm()).encode("utf-8")
+        if name in adapt.RENAMED:
+            rel = posixpath.join(posixpath.dirname(rel), adapt.RENAMED[name])
+        files[rel] = data
+    if "static/js/sim-worker.js" not in files:
+        raise BuildError(f"the course package found no static/js/sim-worker.js among the files {embed_path(lang)} loads")
+    files[f"static/js/{adapt.WASM_SHIM}"] = (HERE / adapt.WASM_SHIM).read_bytes()
+    mjs = [rel for rel in files if rel.endswith(".mjs")]
+    if mjs:
+        raise BuildError(f"the course package would hold {', '.join(mjs)}: an LMS serves .mjs as "
+                         "application/octet-stream, which a module import refuses", fix=adapt.FIX)
+    return files

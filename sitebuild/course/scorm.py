@@ -1,0 +1,94 @@
+"""The SCORM 1.2 package of one language: imsmanifest.xml, the launcher and the embed with
+everything it loads (files.py), zipped the same way every build.
+
+One SCO for the whole page, not one per chapter: the bench is one machine whose state runs
+through every chapter, and SCORM 1.2 gives each SCO its own suspend data and status, with nothing
+shared between them; one SCO per chapter would start Python again at every chapter, restore each
+chapter's own copy of the bench, and leave the teacher to set how thirteen statuses add up to one
+in the gradebook. The launcher keeps the chapter in lesson_location instead, and shows any chapter
+from its own list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..headers import csp_meta
+from . import files, zips
+from .xml import document, element
+
+HERE = Path(__file__).resolve().parent / "launcher"
+LAUNCHER = "index.html"
+LAUNCHER_FILES = ("launcher.js", "launcher.css")
+CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
+# The strings the launcher's script words (strings.toml, "The course package's launcher").
+SCRIPT_STRINGS = ("course_progress", "course_completed", "course_recorded", "course_no_lms")
+
+
+@dataclass(frozen=True)
+class Course:
+    """What a language's packages say: the site's title and the chapters (anchor, number, title)."""
+
+    lang: str
+    html_lang: str
+    strings: dict
+    chapters: tuple[tuple[str, int, str], ...]
+
+    @property
+    def title(self) -> str:
+        return self.strings["site_title"]
+
+
+def name(lang: str) -> str:
+    return f"specdec-{lang}-scorm12.zip"
+
+
+def identifier(lang: str) -> str:
+    return f"specdec-{lang}-scorm12"
+
+
+def launcher_page(env, course: Course) -> bytes:
+    data = {"chapters": [anchor for anchor, _, _ in course.chapters],
+            "strings": {key: course.strings[key] for key in SCRIPT_STRINGS}}
+    html = env.get_template(LAUNCHER).render(
+        html_lang=course.html_lang, csp=csp_meta(), t=course.strings, data=data, embed=files.embed_path(course.lang),
+        chapters=[{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters])
+    return html.encode("utf-8")
+
+
+def manifest(course: Course, names: list[str]) -> bytes:
+    cp = lambda tag: f"{{{CP}}}{tag}"  # noqa: E731
+    root = element(cp("manifest"), {"identifier": identifier(course.lang), "version": "1.0"},
+        element(cp("metadata"), None,
+                element(cp("schema"), text="ADL SCORM"), element(cp("schemaversion"), text="1.2")),
+        element(cp("organizations"), {"default": "specdec"},
+                element(cp("organization"), {"identifier": "specdec"},
+                        element(cp("title"), text=course.title),
+                        element(cp("item"), {"identifier": "specdec-page", "identifierref": "specdec-sco", "isvisible": "true"},
+                                element(cp("title"), text=course.title)))),
+        element(cp("resources"), None,
+                element(cp("resource"), {"identifier": "specdec-sco", "type": "webcontent",
+                                         f"{{{ADLCP}}}scormtype": "sco", "href": LAUNCHER},
+                        *[element(cp("file"), {"href": n}) for n in sorted(names)])))
+    return document(root, {"": CP, "adlcp": ADLCP})
+
+
+def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, bytes]:
+    """Every file of the package but its manifest, by its path in the zip."""
+    found = files.package_files(site, course.lang, hosted)
+    found[LAUNCHER] = launcher_page(env, course)
+    for launcher_file in LAUNCHER_FILES:
+        found[launcher_file] = (HERE / launcher_file).read_bytes()
+    script = found["launcher.js"].decode("utf-8")
+    for ref in files.MODULE_REFS.findall(script):  # the launcher's modules are the site's
+        rel = ref.removeprefix("./")
+        found.setdefault(rel, files.read(site, rel))
+    return found
+
+
+def package(env, site: Path, course: Course, hosted: bool) -> bytes:
+    found = package_files(env, site, course, hosted)
+    found["imsmanifest.xml"] = manifest(course, list(found))
+    return zips.deterministic_zip(found)

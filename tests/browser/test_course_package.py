@@ -1,0 +1,210 @@
+"""The SCORM 1.2 package in Chromium, played by scorm-again (npm, pinned, test-only) as the LMS.
+
+A host page on an LMS-like server creates window.API and opens the unpacked package's launcher in
+a frame; the server sends Moodle's MIME table and no other header (LmsHandler), so the package runs
+as an LMS serves it. The test walks every chapter and runs Try-its until lesson_status is
+completed, then launches again with what the LMS kept and checks that the chapter and the bench's
+state come back. Every request outside the package, the host page and scorm-again fails.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import zipfile
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from benchpage import PYODIDE_TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+SCORM_AGAIN = REPO / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
+# Moodle's conservative table (lib/classes/filetypes.php, as the issue gives it): what it knows,
+# and application/octet-stream for everything else.
+MOODLE_TYPES = {".js": "application/x-javascript", ".html": "text/html", ".css": "text/css",
+                ".json": "application/json", ".svg": "image/svg+xml", ".zip": "application/zip"}
+# The host page: scorm-again's SCORM 1.2 API as window.API, every call the package makes
+# recorded in window.lmsCalls, the values a previous launch left loaded first (?restore=).
+HOST = """<!doctype html><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
+<script src="/scorm-again/scorm12.js"></script>
+<script>
+  const api = new Scorm12API({ autocommit: false, logLevel: 5 });
+  const restore = new URLSearchParams(location.search).get("restore");
+  if (restore) api.loadFromJSON(JSON.parse(restore));
+  window.lmsCalls = [];
+  for (const name of ["LMSInitialize", "LMSGetValue", "LMSSetValue", "LMSCommit", "LMSFinish"]) {
+    const call = api[name].bind(api);
+    api[name] = (...args) => { const result = call(...args); window.lmsCalls.push([name, ...args, String(result)]); return result; };
+  }
+  window.API = api;
+</script>
+<iframe id="sco" src="/package/index.html" style="width: 1280px; height: 860px; border: 0"></iframe>
+"""
+
+
+class LmsHandler(SimpleHTTPRequestHandler):
+    """The package under /package/, the host page and scorm-again; Moodle's MIME types, no headers
+    of ours (no CSP, no Content-Encoding, no caching rules)."""
+
+    def __init__(self, *args, package: Path, **kwargs):
+        self.package = package
+        super().__init__(*args, directory=str(package), **kwargs)
+
+    def log_message(self, *args):
+        pass
+
+    def guess_type(self, path):
+        return MOODLE_TYPES.get(Path(str(path)).suffix.lower(), "application/octet-stream")
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        if path == "/host.html":
+            return self._send(HOST.encode(), "text/html")
+        if path == "/scorm-again/scorm12.js":
+            return self._send(SCORM_AGAIN.read_bytes(), MOODLE_TYPES[".js"])
+        if not path.startswith("/package/"):
+            return self.send_error(404)
+        self.path = self.path[len("/package"):]
+        return super().do_GET()
+
+    def _send(self, body: bytes, content_type: str):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a page closed mid-download (the failing embed's worker, say): nothing to report
+
+
+def serve(folder: Path):
+    server = QuietServer(("127.0.0.1", 0), partial(LmsHandler, package=folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="module")
+def lms(built_site, tmp_path_factory):
+    """The English package unpacked and served as an LMS serves it: the server's root URL."""
+    folder = tmp_path_factory.mktemp("lms") / "package"
+    data = (built_site / "course" / "specdec-en-scorm12.zip").read_bytes()
+    zipfile.ZipFile(io.BytesIO(data)).extractall(folder)
+    server, root = serve(folder)
+    yield root
+    server.shutdown()
+
+
+def test_the_sites_own_embed_fails_behind_the_lms_table(new_page, built_site):
+    """The server holds the package to Moodle's table: the site's own embed, unadapted, fails
+    behind it (its .mjs scripts are refused), so the package's run below is not a given."""
+    server, root = serve(built_site)
+    try:
+        page = new_page()
+        page.goto(f"{root}package/embed/en/specdec/")
+        page.wait_for_selector("#b[data-mode=failed]", timeout=PYODIDE_TIMEOUT_MS)
+    finally:
+        server.shutdown()
+
+
+def fence(page, root: str) -> list[str]:
+    """Fail every request outside the LMS's own pages and the package; return those refused."""
+    refused = []
+
+    def route(r):
+        url = r.request.url
+        if url.startswith((root + "package/", root + "host.html", root + "scorm-again/")):
+            return r.continue_()
+        refused.append(url)
+        return r.abort()
+
+    page.route("**/*", route)
+    return refused
+
+
+def launch(page, root: str, restore: dict | None = None):
+    query = "?restore=" + quote(json.dumps(restore)) if restore else ""
+    page.goto(f"{root}host.html{query}")
+    frame = page.frame_locator("#sco").frame_locator("#launcher-frame")
+    frame.locator("#b[data-mode=live][data-busy=false]").wait_for(timeout=PYODIDE_TIMEOUT_MS)
+    return frame
+
+
+def embed(page):
+    """The embed's frame inside the launcher's."""
+    return next(f for f in page.frames if "/embed/" in f.url)
+
+
+def cmi(page, name: str) -> str:
+    return page.evaluate(f"String(window.API.LMSGetValue({json.dumps(name)}))")
+
+
+def calls(page, name: str, element: str | None = None) -> list:
+    return [c for c in page.evaluate("window.lmsCalls") if c[0] == name and (element is None or c[1] == element)]
+
+
+# The Try-its the walk runs (the rule needs four): chapters whose Try-it is quick.
+TRIES = ("onebyone", "batch", "draft", "verify")
+
+
+def test_package_completes_and_resumes_in_an_lms(new_page, lms):
+    page = new_page(reduced_motion="reduce")
+    refused = fence(page, lms)
+    sco = page.frame_locator("#sco")
+    frame = launch(page, lms)
+    assert cmi(page, "cmi.core.lesson_status") == "incomplete"
+    chapters = page.evaluate("JSON.parse(document.querySelector('#sco').contentDocument"
+                             ".getElementById('launcher-data').textContent).chapters")
+    assert len(chapters) >= 13
+    for i, anchor in enumerate(chapters):
+        if i:
+            sco.locator("#launcher-next").click()
+        frame.locator(f"section#{anchor}.b-shown").wait_for()
+        if anchor in TRIES:
+            frame.locator(f"#{anchor} .try__button").click()
+            frame.locator(f"#{anchor} .try[data-state=done]").wait_for(timeout=60_000)
+        status = cmi(page, "cmi.core.lesson_status")
+        assert (status == "completed") == (i == len(chapters) - 1), (anchor, status)
+        assert cmi(page, "cmi.core.lesson_location") == anchor
+    assert sco.locator("#launcher-progress").inner_text().startswith("Completed")
+    # A state of the bench's own, to come back: γ = 2 and one more step.
+    embed(page).evaluate("window.specdecBench.run([{type: 'set', name: 'gamma', value: 2}, {type: 'step'}])")
+    page.wait_for_function("String(window.API.LMSGetValue('cmi.suspend_data')).includes('gamma=2')")
+    suspend = cmi(page, "cmi.suspend_data")
+    assert len(suspend) <= 4096
+    assert f"course-tried={'.'.join(a for a in chapters if a in TRIES)}" in suspend
+    sco.locator("#launcher-chapter").select_option(chapters[2])
+    page.wait_for_function(f"window.API.LMSGetValue('cmi.core.lesson_location') === {json.dumps(chapters[2])}")
+    kept = {"core": {"lesson_status": cmi(page, "cmi.core.lesson_status"),
+                     "lesson_location": cmi(page, "cmi.core.lesson_location")},
+            "suspend_data": cmi(page, "cmi.suspend_data")}
+    # Leaving the page finishes the session.
+    page.evaluate("document.querySelector('#sco').src = 'about:blank'")
+    page.wait_for_function("window.lmsCalls.some((c) => c[0] === 'LMSFinish')")
+    finish = calls(page, "LMSFinish")
+    assert finish == [["LMSFinish", "", "true"]]
+    assert calls(page, "LMSSetValue", "cmi.core.exit")[-1][2] == "suspend"
+    assert calls(page, "LMSSetValue", "cmi.core.session_time")[-1][2].startswith("0000:")
+    record = [c for c in page.evaluate("window.lmsCalls") if c[0] != "LMSGetValue"]
+    print("\nscorm-again recorded (first launch, LMSGetValue left out):", json.dumps(record, ensure_ascii=False))
+
+    # The second launch: the LMS hands back what it kept.
+    frame = launch(page, lms, kept)
+    frame.locator(f"section#{chapters[2]}.b-shown").wait_for()
+    frame.locator("#b[data-busy=false]").wait_for()
+    link = embed(page).evaluate("window.specdecBench.getState().view.link")
+    assert "gamma=2" in link and link.lstrip("?") in kept["suspend_data"]
+    assert cmi(page, "cmi.core.lesson_status") == "completed"
+    assert sco.locator("#launcher-progress").inner_text().startswith("Completed")
+    print("scorm-again recorded (second launch):", json.dumps(
+        [c for c in page.evaluate("window.lmsCalls") if c[0] != "LMSGetValue"][:6], ensure_ascii=False))
+    assert refused == []
+    assert page.console_errors == []

@@ -1,0 +1,136 @@
+"""The course packages (sitebuild/course/): the manifests' required elements, every file they name
+in the zip and nothing else, the same bytes every time, and the cartridge's links.
+
+Read from the shared built sites (with and without a base URL); the package builder runs again
+here on the same site, at function level, for the determinism check. The packages in a browser,
+served as an LMS serves them: tests/browser/test_course_package.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sitebuild import content
+from sitebuild.course import adapt, cartridge, packages, scorm, write, zips
+from sitebuild.course.files import needed
+from sitebuild.course.scorm import Course
+from sitebuild.errors import BuildError
+
+REPO = Path(__file__).resolve().parents[2]
+LANGS = ("en", "zh")
+CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
+ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
+CC = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
+WL = "{http://www.imsglobal.org/xsd/imsccv1p1/imswl_v1p1}"
+
+
+def open_zip(path: Path) -> zipfile.ZipFile:
+    archive = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+    assert archive.testzip() is None  # every member's CRC
+    return archive
+
+
+def page_chapters(site: Path, lang: str) -> list[str]:
+    html = (site / "embed" / lang / "specdec" / "index.html").read_text(encoding="utf-8")
+    return json.loads(re.search(r'<script type="application/json" id="page-chapters">(.*?)</script>', html).group(1))
+
+
+def site_courses() -> list[Course]:
+    """The Courses the build makes, from the content (the chapters' titles are plain text)."""
+    found = []
+    for lang, c in content.load_all(REPO / "site").items():
+        chapters = tuple((s.anchor, s.number, s.meta["title"]) for s in c.chapters)
+        found.append(Course(lang, c.strings["html_lang"], dict(c.strings), chapters))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
+    archive = open_zip(built_site / "course" / scorm.name(lang))
+    names = archive.namelist()
+    assert names == sorted(names)
+    assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in archive.infolist())
+    root = ET.fromstring(archive.read("imsmanifest.xml"))
+    assert root.tag == f"{CP12}manifest" and root.get("identifier") == f"specdec-{lang}-scorm12"
+    assert root.findtext(f"{CP12}metadata/{CP12}schema") == "ADL SCORM"
+    assert root.findtext(f"{CP12}metadata/{CP12}schemaversion") == "1.2"
+    organizations = root.find(f"{CP12}organizations")
+    organization = organizations.find(f"{CP12}organization[@identifier='{organizations.get('default')}']")
+    assert organization.findtext(f"{CP12}title")
+    items = organization.findall(f"{CP12}item")
+    resources = {r.get("identifier"): r for r in root.iter(f"{CP12}resource")}
+    assert len(items) == 1 and items[0].findtext(f"{CP12}title")  # one SCO for the whole page
+    sco = resources[items[0].get("identifierref")]
+    assert sco.get(f"{ADLCP}scormtype") == "sco" and sco.get("type") == "webcontent"
+    assert sco.get("href") == "index.html"
+    listed = [f.get("href") for f in sco.iter(f"{CP12}file")]
+    assert sorted(listed + ["imsmanifest.xml"]) == names  # every file named exists, and no other
+    assert sco.get("href") in listed
+    other = next(lg for lg in LANGS if lg != lang)
+    for name in names:
+        assert not name.startswith(("en/", "zh/", f"embed/{other}/", f"py/{other}.", f"models/{other}.")), name
+        assert Path(name).name not in ("_headers", "sitemap.xml", "sw.js", "robots.txt", "404.html", ".specdec-site.json")
+        assert not name.endswith(".mjs")  # an LMS serves .mjs as application/octet-stream
+    # The embed's copy: no service worker, and no link to a full page the package lacks.
+    embed = archive.read(f"embed/{lang}/specdec/index.html").decode("utf-8")
+    assert "data-service-worker" not in embed and '<a hidden target="_blank" rel="noopener" class="embed__full" data-page=""' in embed
+    assert 'import "./wasm-any-mime.js"' in archive.read("static/js/sim-worker.js").decode("utf-8")
+    launcher = archive.read("index.html").decode("utf-8")
+    assert json.loads(re.search(r'id="launcher-data">(.*?)</script>', launcher).group(1))["chapters"] == page_chapters(built_site, lang)
+
+
+def test_packages_are_the_same_bytes_every_time(built_site):
+    """The builder, run again on the built site with its cache of deflated members emptied, makes
+    the build's own bytes (the site itself is byte-identical across builds: tests/site/test_build.py)."""
+    zips._deflated.clear()
+    made = packages(built_site, [c for c in site_courses() if c.lang == "en"], None)
+    assert list(made) == [scorm.name("en")]
+    assert made[scorm.name("en")] == (built_site / "course" / scorm.name("en")).read_bytes()
+
+
+def test_no_cartridge_without_a_base_url(built_site, tmp_path):
+    assert sorted(p.name for p in (built_site / "course").iterdir()) == [scorm.name(lang) for lang in LANGS]
+    stage = tmp_path / "stage"  # write() adds course/ to a stage: a copy of the files it reads
+    for rel in needed(built_site, "en", hosted=False):
+        (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+        (stage / rel).write_bytes((built_site / rel).read_bytes())
+    line = write(stage, [c for c in site_courses() if c.lang == "en"], None)
+    assert "no Common Cartridge" in line and "--base-url" in line
+    assert [p.name for p in (stage / "course").iterdir()] == [scorm.name("en")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cartridge_links_every_chapter_to_the_hosted_embed(base_url_site, published_at, lang):
+    archive = open_zip(base_url_site / "course" / cartridge.name(lang))
+    root = ET.fromstring(archive.read("imsmanifest.xml"))
+    assert root.findtext(f"{CC}metadata/{CC}schema") == "IMS Common Cartridge"
+    assert root.findtext(f"{CC}metadata/{CC}schemaversion") == "1.1.0"
+    resources = {r.get("identifier"): r for r in root.iter(f"{CC}resource")}
+    module = root.find(f"{CC}organizations/{CC}organization/{CC}item/{CC}item")
+    links = []
+    for item in module.findall(f"{CC}item"):
+        resource = resources[item.get("identifierref")]
+        assert resource.get("type") == "imswl_xmlv1p1"
+        (href,) = [f.get("href") for f in resource.iter(f"{CC}file")]
+        link = ET.fromstring(archive.read(href))
+        assert link.tag == f"{WL}webLink" and link.findtext(f"{WL}title") == item.findtext(f"{CC}title")
+        links.append(link.find(f"{WL}url").get("href"))
+    chapters = page_chapters(base_url_site, lang)
+    assert links == [f"{published_at}embed/{lang}/specdec/?chapter={anchor}" for anchor in chapters]
+    files = sorted(f.get("href") for f in root.iter(f"{CC}file"))
+    assert sorted(archive.namelist()) == sorted(files + ["imsmanifest.xml"])
+    # With a base URL the SCORM package's embed links to the hosted full page.
+    embed = open_zip(base_url_site / "course" / scorm.name(lang)).read(f"embed/{lang}/specdec/index.html").decode()
+    assert f'class="embed__full" data-page="{published_at}{lang}/specdec/"' in embed
+
+
+def test_a_rewrite_that_no_longer_matches_stops_the_build():
+    with pytest.raises(BuildError, match=r"pyodide\.mjs: it imports pyodide\.asm\.js.*matched 0 times.*adapt\.py"):
+        adapt.apply("pyodide/v9/pyodide.mjs", "no such name here", adapt.pyodide_script())
