@@ -4,7 +4,7 @@
 Written here rather than with zipfile so that a member's compressed bytes can be reused: both
 languages' packages hold the same 11 MB of Pyodide, and deflating it is most of a package's cost
 (about 0.5 s of CPU each time). Members are kept by their sha256 for the life of the process (the
-two packages of a build, the development server's rebuilds). tests/course/ reads the zips back
+two packages of a build, the development server's rebuilds). tests/sitebuild/test_course_packages.py reads the zips back
 with zipfile, which checks every CRC.
 """
 

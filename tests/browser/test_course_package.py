@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from benchpage import PYODIDE_TIMEOUT_MS
+from helpers.benchpage import PYODIDE_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 

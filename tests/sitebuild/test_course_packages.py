@@ -88,7 +88,7 @@ def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
 
 def test_packages_are_the_same_bytes_every_time(built_site):
     """The builder, run again on the built site with its cache of deflated members emptied, makes
-    the build's own bytes (the site itself is byte-identical across builds: tests/site/test_build.py)."""
+    the build's own bytes (the site itself is byte-identical across builds: tests/sitebuild/test_build.py)."""
     zips._deflated.clear()
     made = packages(built_site, [c for c in site_courses() if c.lang == "en"], None)
     assert list(made) == [scorm.name("en")]
