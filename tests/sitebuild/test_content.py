@@ -4,22 +4,13 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.projects import CHAPTER, write_site
 
 from sitebuild.content import check_all_parity, load_all, load_section
 from sitebuild.errors import BuildError
 from sitebuild.markdown import to_html
 from sitebuild.references import Sources
 from sitebuild.sections import render_section
-
-CHAPTER = '+++\ntitle = "{title}"\ncaption = "{caption}"\npart = "drum"\n+++\n\n{body}\n'
-
-
-def write_site(root: Path, en_body: str, zh_body: str, zh_strings: str = 'a = "甲"\n') -> Path:
-    for lang, body, strings in (("en", en_body, 'a = "A"\n'), ("zh", zh_body, zh_strings)):
-        (root / lang).mkdir(parents=True)
-        (root / lang / "01-onebyone.md").write_text(CHAPTER.format(title="T", caption="C", body=body))
-        (root / lang / "strings.toml").write_text(strings)
-    return root
 
 
 def test_matching_languages_load(tmp_path):

@@ -67,7 +67,7 @@ def test_both_languages_draw_the_same_diagrams_in_the_same_chapters():
 
 
 def test_a_language_without_a_diagram_fails_the_parity_check(tmp_path):
-    from tests.site.test_content import write_site
+    from helpers.projects import write_site
 
     site = write_site(tmp_path, '{{ diagram("medusa", caption="x") }}', "x")
     with pytest.raises(BuildError, match=r'uses diagram\("medusa"\), which zh/.* does not'):
