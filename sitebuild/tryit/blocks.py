@@ -6,6 +6,7 @@
     answer = "Pass {passes}: …{alpha@start}…"      # shown after the actions, filled from the view
     start = {rounds = 0}                           # optional: the state to begin from (a link)
     actions = [{type = "step", until = "rejected"}]
+    predict = {kind = "direction", value = "alpha", question = "…"}  # optional (predict.py)
 
 The Try-it loads `start` (the bench's defaults for what it leaves out), runs the actions
 through the store, brings the chapter's own part into view, and shows the answer. Both
@@ -21,9 +22,10 @@ import re
 from ..content import Section
 from ..errors import BuildError, nearest
 from .actions import ActionError, check_actions, start_query
+from .predict import check_predict, check_predict_parity, predict_data
 from .values import START, VALUES, page_form
 
-KEYS = ("button", "question", "answer", "start", "actions")
+KEYS = ("button", "question", "answer", "start", "actions", "predict")
 REQUIRED = ("button", "question", "answer", "actions")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]*))?\}")
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -104,7 +106,8 @@ def checked(section: Section, spec: dict) -> dict:
             line = section.key_line(err.key)
         raise BuildError(str(err), file=section.path, line=line, fix=err.fix) from None
     used = answer_placeholders(section, block["answer"], labels)
-    return {**block, "query": query, "labels": labels, "used": used}
+    predict = check_predict(section, block, spec)
+    return {**block, "query": query, "labels": labels, "used": used, "predict": predict}
 
 
 def answer_placeholders(section: Section, answer: str, labels: set) -> list[str]:
@@ -160,6 +163,7 @@ def check_parity(a: Section, b: Section, block_a: dict, block_b: dict) -> None:
         raise BuildError(f"the answer reports {{{name}}}, which {lacks.path.parent.name}/{lacks.path.name}'s does not",
                          file=has.path, line=has.key_line("answer"),
                          fix="both languages' answers report the same values")
+    check_predict_parity(a, b, block_a["predict"], block_b["predict"])
 
 
 def page_data(block: dict, answer: str, show: str) -> dict:
@@ -168,4 +172,5 @@ def page_data(block: dict, answer: str, show: str) -> dict:
     for used in block["used"]:
         name, _, label = used.partition("@")
         values[used] = {**page_form(VALUES[name]), "at": label or None}
-    return {"start": block["query"], "actions": block["actions"], "show": show, "answer": answer, "values": values}
+    return {"start": block["query"], "actions": block["actions"], "show": show, "answer": answer, "values": values,
+            "predict": predict_data(block["predict"])}

@@ -172,7 +172,8 @@ def test_a_course_page_that_follows_the_height_message(dialog_page, new_page, co
     expect(shown.locator(".embed__text section#exact h2")).to_be_visible()
     # The progress message (docs/embedding.md): the chapter shown, no Try-it run yet, posted once.
     progress = [p for p in frame["posted"] if p.get("type") == "specdec:progress"]
-    assert progress == [{"type": "specdec:progress", "chapters": ["exact"], "tried": [], "completed": False}]
+    assert progress == [{"type": "specdec:progress", "chapters": ["exact"], "tried": [], "predicted": [],
+                        "completed": False}]
     expect(shown.locator(".embed__text section.chapter:not(#exact)").first).to_be_hidden()
     top = page.locator("iframe").bounding_box()["y"]
     for name in ("chapter", "machine"):  # both inside the course page's window

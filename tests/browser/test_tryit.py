@@ -11,17 +11,20 @@ are, the one live region says it, the chapter's part is in focus and the button 
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, settle
 from helpers.tryit_expect import EXPECT
 
+from sitebuild.tryit.predict import direction, outcome
 from sitebuild.tryit.values import resolve
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+REPO = Path(__file__).resolve().parents[2]
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 LABEL = {"en": "What happened:", "zh": "结果："}
 OTHER = {"en": "other", "zh": "其他"}
 FINISHED = "(box) => ['done', 'incomplete', 'error'].includes(box.dataset.state)"
@@ -73,6 +76,46 @@ def check_answer(page, anchor: str, lang: str, result: dict) -> str:
     return words
 
 
+def predict(page, anchor: str, turn: int):
+    """Make the chapter's prediction from the keyboard (a different choice on each turn), or None."""
+    box = page.locator(f"#{anchor} .try")
+    data = json.loads(box.get_attribute("data-try"))["predict"]
+    if data is None:
+        return None
+    if data["kind"] == "direction":
+        box.locator("input[type=radio]").first.focus()
+        for key in ["Space"] + ["ArrowDown"] * (turn % 3):
+            page.keyboard.press(key)
+        return data, box.locator("input[type=radio]:checked").get_attribute("value")
+    slider = box.locator("input[type=range]")
+    slider.focus()
+    for key in ["End"] if turn % 2 == 0 else ["Home", "ArrowRight"]:
+        page.keyboard.press(key)
+    guess = float(slider.input_value())
+    assert box.locator(".try__guess").inner_text() == shown(guess, data["value"]["format"], page.lang)[0]
+    return data, guess
+
+
+def check_comparison(page, anchor: str, lang: str, made, result: dict) -> str:
+    """The comparison line says what sitebuild/tryit/predict.py's rule says, in the language's words."""
+    data, guess = made
+    strings = tomllib.loads((REPO / "site" / lang / "strings.toml").read_text(encoding="utf-8"))
+    fmt = lambda x: shown(x, data["value"]["format"], lang)[0]  # noqa: E731
+    before, after = (resolve(view, tuple(data["value"]["path"])) for view in (result["snapshots"]["start"], result["final"]))
+    if data["kind"] == "direction":
+        rule = {"kind": "direction"}
+        words = {w: strings[f"predict_{w}"] for w in ("up", "same", "down")}
+        values = {"guess": words[guess], "actual": words[direction(before, after)], "before": fmt(before), "after": fmt(after)}
+    else:
+        rule = {"kind": "range", "range": (data["min"], data["max"], data["step"])}
+        values = {"guess": fmt(guess), "after": fmt(after), "gap": fmt(abs(guess - after))}
+    expected = strings["predict_" + outcome(rule, before, after, guess)].format(**values)
+    line = page.locator(f"#{anchor} .try__compare")
+    assert line.is_visible() and line.locator(".try__compare-words").inner_text() == expected, anchor
+    assert result["predicted"] is True
+    return f" {strings['predict_label']} {expected}"
+
+
 def check_views_are_the_sims(page, result: dict) -> None:
     """Each view the answer read is what the worker answers for its state, asked afresh."""
     for view in [result["final"], *result["snapshots"].values()]:
@@ -87,10 +130,18 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     page.evaluate("() => window.specdecBench.dispatch({type: 'speed', value: 3})")  # the parts tour's holds
     anchors = page.eval_on_selector_all("section.chapter", "(ss) => ss.map((s) => [s.id, s.dataset.part])")
     assert len(anchors) == 14 and page.locator(".try").count() == 14
+    page.lang = lang
+    predicted = []
     for anchor, part in anchors:
+        made = predict(page, anchor, len(predicted))  # before the run, from the keyboard
         result = run_try(page, anchor)
         EXPECT[anchor](result["final"], result["snapshots"])
         words = check_answer(page, anchor, lang, result)
+        if made:
+            predicted.append(anchor)
+            words += check_comparison(page, anchor, lang, made, result)
+        else:
+            assert result["predicted"] is False and page.locator(f"#{anchor} .try__compare").count() == 0
         check_views_are_the_sims(page, result)
         state = page.evaluate("() => window.specdecBench.getState()")
         assert state["view"] == result["final"]  # nothing ran after the answer was read
@@ -98,6 +149,7 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
         assert page.evaluate(f"() => document.activeElement === document.querySelector('#{anchor} .try__button')")
         page.wait_for_function("(said) => document.querySelector('#b .b-live').textContent === said",
                                arg=f"{LABEL[lang]} {words}")
+    assert len(predicted) >= 6, predicted
 
     # The same page on a phone: clicked, the answer fits under its button, with the way to the bench.
     page.set_viewport_size({"width": 360, "height": 740})
@@ -138,6 +190,16 @@ def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(new_page, site
     EXPECT["exact"](result["final"], result["snapshots"])
     check_answer(page, "exact", "en", result)
     assert page.evaluate(axe) == []
+    # A prediction's fieldset (a radio group, a slider) before and after its comparison line.
+    # The embed shows one chapter (embed.js's showChapter toggles b-shown); these are shown the same way.
+    for anchor in ("speedup", "readhead"):
+        page.evaluate(f"() => document.getElementById('{anchor}').classList.add('b-shown')")
+        assert page.evaluate(axe.replace("#exact", f"#{anchor}")) == []
+        page.lang = "en"
+        made = predict(page, anchor, 0)
+        result = run_try(page, anchor, keyboard=False)
+        check_comparison(page, anchor, "en", made, result)
+        assert page.evaluate(axe.replace("#exact", f"#{anchor}")) == []
 
 
 def test_a_bench_that_cannot_start_says_so_beside_each_button(new_page, site_url):

@@ -21,6 +21,7 @@ from sitebuild.content import load_all, load_section
 from sitebuild.errors import BuildError
 from sitebuild.tryit.actions import ALLOWED, REFUSED
 from sitebuild.tryit.blocks import checked, page_data
+from sitebuild.tryit.predict import direction, outcome, ranges
 from sitebuild.tryit.values import VALUES, resolve
 from helpers.tryit_expect import EXPECT
 from helpers.tryit_replay import replay
@@ -206,10 +207,13 @@ def _chapter_runs(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_try_it_leaves_the_state_its_chapter_describes(lang):
     """Run by the sim in CPython as the page runs it: the state, the verdicts and the direction of
-    every readout the answer speaks of (tests/helpers/tryit_expect.py), and a value for every placeholder."""
+    every readout the answer speaks of (tests/helpers/tryit_expect.py), a value for every placeholder,
+    and for a prediction, an answer the options or the slider can meet."""
     seen = set()
     for anchor, data, (end, snaps) in _chapter_runs(lang):
         EXPECT[anchor](end, snaps)
+        if data["predict"]:
+            _check_prediction(anchor, data["predict"], snaps["start"], end)
         for key, value in data["values"].items():
             got = resolve(snaps[value["at"]] if value["at"] else end, tuple(value["path"]))
             values = got if isinstance(got, list) else [got]
@@ -240,3 +244,76 @@ def test_the_built_page_holds_one_waiting_block_per_chapter(built_site):
             assert json.loads(data.replace("&#34;", '"'))["show"]
             assert re.search(r"<button type=\"button\" class=\"try__button\" disabled", inner)
             assert waiting in inner and "try__answer\" hidden" in inner
+
+
+# --- predictions (sitebuild/tryit/predict.py) ---------------------------------------------------------
+
+PREDICT = 'predict = {kind = "direction", value = "alpha", question = "α will be…"}'
+WITH_PREDICT = GOOD.replace("\n+++\n\nBody.", f"\n{PREDICT}\n+++\n\nBody.")
+# What each chapter's prediction must come to on the sim (the chapters' own claims, as tryit_expect checks them).
+PREDICTED = {"alpha": "down", "speedup": "down"}
+
+
+def _check_prediction(anchor, predict, start, end):
+    before, after = (resolve(view, tuple(predict["value"]["path"])) for view in (start, end))
+    assert isinstance(after, (int, float)) and isinstance(before, (int, float)), anchor
+    if predict["kind"] == "direction":
+        assert direction(before, after) == PREDICTED[anchor], anchor
+        assert predict["options"] == ["up", "same", "down"]
+    else:
+        assert predict["min"] <= after <= predict["max"], (anchor, after)
+        steps = (predict["max"] - predict["min"]) / predict["step"]
+        assert 4 <= steps <= 40 and abs(steps - round(steps)) < 1e-9, anchor  # a slider a thumb can set
+
+
+def test_a_prediction_becomes_the_pages_data(tmp_path):
+    block = checked(section_from(tmp_path, WITH_PREDICT), SPEC)
+    data = page_data(block, block["answer"], "bridge")["predict"]
+    assert data == {"kind": "direction", "value": {"path": ["readouts", "alpha"], "format": "num3"},
+                    "options": ["up", "same", "down"], "same_within": 0.01}
+    ranged = WITH_PREDICT.replace('kind = "direction"', 'kind = "range"')
+    data = page_data(checked(section_from(tmp_path, ranged), SPEC), "", "bridge")["predict"]
+    assert (data["min"], data["max"], data["step"]) == ranges(SPEC)["alpha"] == (0, 1, 0.05)
+    gamma = next(p for p in SPEC["parameters"] if p["name"] == "gamma")
+    assert ranges(SPEC)["tpp"][1] == gamma["max"] + 1  # the slider's bounds follow the bench's spec
+    no_predict = checked(section_from(tmp_path, GOOD), SPEC)
+    assert page_data(no_predict, "", "bridge")["predict"] is None
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('kind = "direction"', 'kind = "directon"', "predict's kind 'directon' is not one of direction, range (nearest: direction)"),
+    ('value = "alpha"', 'value = "alpah"', "predict's value 'alpah' is not a value the page can report (nearest: alpha)"),
+    ('value = "alpha"', 'value = "pass_text"', "predict's value 'pass_text' is quoted text, not a number to predict"),
+    ('kind = "direction", value = "alpha"', 'kind = "range", value = "c"', "a range prediction of 'c' has no slider"),
+    ('question = "α will be…"', 'question = " "', "predict's question is empty or not text"),
+    ('question = "α will be…"', 'asked = "α will be…"', "predict has no key 'asked'"),
+    ('kind = "direction", ', '', "predict lacks kind"),
+    (PREDICT, 'predict = "alpha"', "predict is not a table"),
+])
+def test_a_bad_prediction_names_its_line(tmp_path, old, new, message):
+    text = WITH_PREDICT.replace(old, new)
+    got = refusal(tmp_path, text)
+    assert f"05-rule.md:{line_with(text, 'predict =')}: {message}" in got, got
+
+
+def test_both_languages_predict_the_same_thing(tmp_path):
+    from sitebuild.tryit.blocks import check_parity
+
+    en = section_from(tmp_path, WITH_PREDICT, "en")
+    for zh_text, message in ((GOOD, "the Try-it's prediction differs from zh/05-rule.md's"),
+                             (WITH_PREDICT.replace('"alpha"', '"speedup"'), "the Try-it's prediction differs from zh/05-rule.md's")):
+        zh = section_from(tmp_path, zh_text, "zh")
+        with pytest.raises(BuildError) as caught:
+            check_parity(en, zh, checked(en, SPEC), checked(zh, SPEC))
+        assert f"en/05-rule.md:{line_with(WITH_PREDICT, 'predict =')}: {message}" in str(caught.value)
+
+
+def test_the_comparison_rule():
+    """Right or wrong for a direction; close within a step, else high or low, for a slider
+    (site/static/js/tryit.js's compare() follows it; the browser test sees its words)."""
+    way = {"kind": "direction"}
+    assert [outcome(way, 0.6, after, "down") for after in (0.3, 0.599, 0.9)] == ["right", "wrong", "wrong"]
+    assert direction(0.6, 0.598) == "same" and direction(0.6, 0.59) == "down" and direction(2, 3) == "up"
+    slider = {"kind": "range", "range": (0, 1, 0.05)}
+    assert [outcome(slider, None, 0.5, guess) for guess in (0.55, 0.45, 0.6, 0.4)] == ["close", "close", "high", "low"]
+    assert outcome(slider, None, 0.5, 0.5) == "close"

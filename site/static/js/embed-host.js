@@ -2,8 +2,9 @@
 // hears from it (docs/embedding.md, "The messages"). A host may ignore all of it.
 //
 // Posted to the parent, each only when it changed:
-//   {type: "specdec:progress", chapters, tried, completed}  the chapters shown and those whose
-//       Try-it ran to its answer, in this visit, and the completion rule's verdict (progress.js)
+//   {type: "specdec:progress", chapters, tried, predicted, completed}  the chapters shown, those
+//       whose Try-it ran to its answer and those run with a prediction, in this visit, and the
+//       completion rule's verdict (progress.js)
 //   {type: "specdec:state", link, chapter}  the bench's link (its query: the settings, the seed and
 //       the passes run) and the chapter shown ("" for none); the course package's launcher keeps
 //       them in the LMS's suspend data and lesson location
@@ -16,6 +17,7 @@ export function connectHost({ chapters, show }) {
   const framed = window.parent !== window;
   const shown = new Set();
   const tried = new Set();
+  const predicted = new Set();
   const last = {};
   const post = (message) => {
     const text = JSON.stringify(message);
@@ -23,11 +25,14 @@ export function connectHost({ chapters, show }) {
     last[message.type] = text;
     window.parent.postMessage(message, "*");
   };
-  const progress = () => post(progressMessage(chapters, [...shown], [...tried]));
+  const progress = () => post(progressMessage(chapters, [...shown], [...tried], [...predicted]));
 
-  hear("tryit", ({ box }) => {
+  hear("tryit", ({ box, predicted: guessed }) => {
     const section = box.closest("section");
-    if (section && chapters.includes(section.id)) tried.add(section.id);
+    if (section && chapters.includes(section.id)) {
+      tried.add(section.id);
+      if (guessed) predicted.add(section.id);
+    }
     progress();
   });
   if (framed) {

@@ -52,6 +52,57 @@ function fill(data, final, snapshots) {
   return { words, complete };
 }
 
+// A prediction's comparison with the sim's answer (the rule of sitebuild/tryit/predict.py's
+// outcome()): a direction is right or wrong; a slider is close (within a step), high or low.
+const DIRECTION_WORDS = () => ({ up: text("predict_up"), same: text("predict_same"), down: text("predict_down") });
+
+function direction(before, after, within) {
+  if (Math.abs(after - before) <= within * Math.max(Math.abs(before), Math.abs(after))) return "same";
+  return after > before ? "up" : "down";
+}
+
+function compare(predict, guess, start, final) {
+  const show = FORMATS[predict.value.format];
+  const before = resolve(start, predict.value.path);
+  const after = resolve(final, predict.value.path);
+  if (before == null || after == null) return null;
+  if (predict.kind === "direction") {
+    const words = DIRECTION_WORDS();
+    const actual = direction(before, after, predict.same_within);
+    const values = { guess: words[guess], actual: words[actual], before: show(before), after: show(after) };
+    return guess === actual ? text("predict_right", values) : text("predict_wrong", values);
+  }
+  const values = { guess: show(guess), after: show(after), gap: show(Math.abs(guess - after)) };
+  if (Math.abs(guess - after) <= predict.step * (1 + 1e-9)) return text("predict_close", values);
+  return guess > after ? text("predict_high", values) : text("predict_low", values);
+}
+
+// The reader's prediction in a Try-it's fieldset: a radio's value, or the slider's once moved.
+class Prediction {
+  constructor(box, predict) {
+    this.predict = predict;
+    this.field = box.querySelector(".try__predict");
+    this.slider = this.field.querySelector('input[type="range"]');
+    this.shown = this.field.querySelector(".try__guess");
+    this.moved = false;
+    if (this.slider) {
+      this.slider.addEventListener("input", () => {
+        this.moved = true;
+        const words = FORMATS[predict.value.format](Number(this.slider.value));
+        this.shown.textContent = words;
+        this.slider.setAttribute("aria-valuetext", words);
+      });
+    }
+  }
+
+  // The committed guess, or null if the reader made none.
+  guess() {
+    if (this.slider) return this.moved ? Number(this.slider.value) : null;
+    const picked = this.field.querySelector('input[type="radio"]:checked');
+    return picked ? picked.value : null;
+  }
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Run one Try-it: start from its state, apply its actions (snapshots and holds in between),
@@ -90,6 +141,8 @@ class TryIt {
     this.status = box.querySelector(".try__status");
     this.answer = box.querySelector(".try__answer");
     this.words = box.querySelector(".try__answer-words");
+    this.prediction = this.data.predict ? new Prediction(box, this.data.predict) : null;
+    this.compare = box.querySelector(".try__compare");
     this.button.addEventListener("click", () => runner.start(this));
   }
 
@@ -111,14 +164,22 @@ class TryIt {
   async run(api) {
     this.box.dataset.state = "running";
     this.answer.hidden = true;
+    const guess = this.prediction ? this.prediction.guess() : null; // committed as the button is pressed
     try {
       const { final, snapshots } = await perform(api, this.data);
       const { words, complete } = fill(this.data, final, snapshots);
       this.words.textContent = words;
+      const compared = guess == null ? null : compare(this.data.predict, guess, snapshots.start, final);
+      if (this.compare) {
+        this.compare.hidden = compared == null;
+        this.compare.querySelector(".try__compare-words").textContent = compared || "";
+      }
       this.answer.hidden = false;
       this.box.dataset.state = complete ? "done" : "incomplete";
-      api.announce(`${text("try_answer_label")} ${words}`);
-      tell("tryit", { box: this.box, final, snapshots, words }); // the views the answer came from (debug.js)
+      const said = compared == null ? "" : ` ${text("predict_label")} ${compared}`;
+      api.announce(`${text("try_answer_label")} ${words}${said}`);
+      // the views the answer came from (debug.js); a prediction made counts in the progress (embed-host.js)
+      tell("tryit", { box: this.box, final, snapshots, words, predicted: compared != null });
     } catch (error) {
       this.error = text("try_refused", { error: error.message });
       this.box.dataset.state = "error";

@@ -1,0 +1,131 @@
+"""A Try-it's prediction: what the reader may commit to before the actions run.
+
+    [try]
+    ...
+    predict = {kind = "direction", value = "alpha", question = "What will α do?"}
+
+kind "direction": the reader picks one of three options, the value after the actions higher
+than, about the same as, or lower than at the Try-it's start; the page reads both from the sim's
+view and says which it was. kind "range": the reader sets a slider, whose bounds and step are
+this module's rule for the value (from the bench's spec where a setting bounds it, so no one
+types them), and the page says how far the sim's answer fell from it.
+
+Either way the options and the answer come from the view (sitebuild/tryit/values.py), never
+from typed numbers; the words of the options and of the comparison are each language's strings
+(predict_* in site/<lang>/strings.toml), the question the chapter's own. The comparison is not
+a grade: a prediction is counted in the progress (site/static/js/progress.js), right or wrong.
+"""
+
+from __future__ import annotations
+
+from ..errors import BuildError, nearest
+from .values import VALUES, page_form
+
+KINDS = ("direction", "range")
+KEYS = ("kind", "value", "question")
+NUMERIC = ("int", "num", "num2", "num3", "pct")
+# Direction: a change smaller than this share of the larger value is "about the same".
+SAME_WITHIN = 0.01
+# The three options of a direction, in the order shown (their words are predict_<option>).
+DIRECTIONS = ("up", "same", "down")
+FIX = ('predict = {kind = "direction" or "range", value = "<a value of sitebuild/tryit/values.py>", '
+       'question = "…"}')
+
+
+def _gamma_max(spec: dict) -> int:
+    return next(p["max"] for p in spec["parameters"] if p["name"] == "gamma")
+
+
+def ranges(spec: dict) -> dict:
+    """The slider of each value a range prediction may ask about: (low, high, step).
+    A share runs from none to all; what a pass writes from one token to γ + 1 at the largest γ."""
+    most = _gamma_max(spec) + 1
+    share = (0, 1, 0.05)
+    return {
+        "alpha": share, "busy": share, "plain_busy": share, "busy_cache": share,
+        "tpp": (1, most, 0.25), "tpp_formula": (1, most, 0.25), "speedup": (0, most, 0.25),
+        "pass_kept": (0, most - 1, 1), "pass_written": (1, most, 1), "pass_lanes": (1, most, 1),
+    }
+
+
+def check_predict(section, block: dict, spec: dict) -> dict | None:
+    """The block's prediction, checked (None if it has none): its kind, value and slider."""
+    entry = block.get("predict")
+    if entry is None:
+        return None
+    line = section.key_line("predict")
+
+    def fail(message: str, fix: str = FIX):
+        raise BuildError(message, file=section.path, line=line, fix=fix)
+
+    if not isinstance(entry, dict):
+        fail("predict is not a table")
+    for key in entry:
+        if key not in KEYS:
+            close = nearest(key, KEYS)
+            fail(f"predict has no key {key!r}" + (f" (nearest: {close})" if close else ""))
+    for key in KEYS:
+        if key not in entry:
+            fail(f"predict lacks {key}")
+    if not isinstance(entry["question"], str) or not entry["question"].strip():
+        fail("predict's question is empty or not text")
+    kind, name = entry["kind"], entry["value"]
+    if kind not in KINDS:
+        close = nearest(str(kind), KINDS)
+        fail(f"predict's kind {kind!r} is not one of {', '.join(KINDS)}" + (f" (nearest: {close})" if close else ""))
+    if name not in VALUES:
+        close = nearest(str(name), VALUES)
+        fail(f"predict's value {name!r} is not a value the page can report" + (f" (nearest: {close})" if close else ""),
+             "use a value listed in sitebuild/tryit/values.py")
+    if VALUES[name].format not in NUMERIC:
+        fail(f"predict's value {name!r} is {VALUES[name].format} text, not a number to predict",
+             "predict a number: " + ", ".join(n for n, v in VALUES.items() if v.format in NUMERIC)[:120] + ", …")
+    checked = {"kind": kind, "value": name, "question": entry["question"]}
+    if kind == "range":
+        slider = ranges(spec)
+        if name not in slider:
+            close = nearest(name, slider)
+            fail(f"a range prediction of {name!r} has no slider" + (f" (nearest: {close})" if close else ""),
+                 "use a value with a slider in sitebuild/tryit/predict.py (ranges), add one there, or kind = \"direction\"")
+        checked["range"] = slider[name]
+    return checked
+
+
+def check_predict_parity(a, b, predict_a: dict | None, predict_b: dict | None) -> None:
+    """Both languages ask for the same kind of prediction about the same value (or neither asks)."""
+    same = lambda p: None if p is None else (p["kind"], p["value"])  # noqa: E731
+    if same(predict_a) != same(predict_b):
+        has, lacks = (a, b) if predict_a is not None else (b, a)
+        raise BuildError(f"the Try-it's prediction differs from {lacks.path.parent.name}/{lacks.path.name}'s",
+                         file=has.path, line=has.key_line("predict") or 1,
+                         fix="both languages predict the same kind and value; only the question's words differ")
+
+
+def predict_data(predict: dict | None) -> dict | None:
+    """What the page's runner reads: the value's path and format, and the options or the slider."""
+    if predict is None:
+        return None
+    data = {"kind": predict["kind"], "value": page_form(VALUES[predict["value"]])}
+    if predict["kind"] == "direction":
+        data.update(options=list(DIRECTIONS), same_within=SAME_WITHIN)
+    else:
+        low, high, step = predict["range"]
+        data.update(min=low, max=high, step=step)
+    return data
+
+
+def outcome(predict: dict, before: float, after: float, guess) -> str:
+    """Which comparison line the page shows (the same rule as tryit.js's compare(); tests use this):
+    direction: "right" or "wrong"; range: "close" (within a step), "high" or "low"."""
+    if predict["kind"] == "direction":
+        return "right" if guess == direction(before, after) else "wrong"
+    step = predict["range"][2]
+    if abs(guess - after) <= step * (1 + 1e-9):
+        return "close"
+    return "high" if guess > after else "low"
+
+
+def direction(before: float, after: float) -> str:
+    if abs(after - before) <= SAME_WITHIN * max(abs(before), abs(after)):
+        return "same"
+    return "up" if after > before else "down"
