@@ -4,14 +4,18 @@ Property-style, with fixed seeds: 20 sequences of 30 actions (sliders, buttons, 
 draft, greedy, Play, chapter actions through the public API) fired without waiting between
 them, in one page (so the readouts' measurements are shared; the controls are language-free). After each sequence the bench must be idle in a state whose link is in the address bar,
 and loading that link again must give the same tape, tubes, readouts and controls. The link is
-loaded again in the page through the action the page's start uses; every fifth sequence also
-reloads the page for real (a new worker and a new Python), which is what a reader's reload does.
+loaded again in the page through the action the page's start uses; and after the last sequence
+the page is reloaded for real (a new worker and a new Python, which is what a reader's reload
+does): its own link (the last sequence's) and every fifth sequence's link must show the same
+bench in the new session. (One reload rather than one per fifth sequence: each costs a Python
+start, which was most of this test's time.)
 A second test loads every kind of value each link parameter accepts.
 """
 
 from __future__ import annotations
 
 import random
+from urllib.parse import urlparse
 
 import pytest
 from benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
@@ -76,6 +80,7 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
     settle(page)
+    checkpoints = []  # (sequence, its link, what the bench showed)
     for seq in range(SEQUENCES):
         rng = random.Random(1000 + seq)
         reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
@@ -98,10 +103,14 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
         soft_reload(page)
         assert snapshot(page) == before, (seq, done)
         if seq % 5 == 4:
-            page.reload()
-            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-            settle(page)
-            assert snapshot(page) == before, (seq, done)
+            checkpoints.append((seq, "?" + urlparse(page.url).query, before))
+    page.reload()  # the address bar holds the last sequence's link, a checkpoint's
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    assert checkpoints[-1][0] == SEQUENCES - 1 and snapshot(page) == checkpoints[-1][2]
+    for seq, query, before in checkpoints[:-1]:
+        reset(page, query)
+        assert snapshot(page) == before, seq
     assert not errors, errors
 
 
