@@ -178,6 +178,10 @@ export class ReadoutsView {
     this.out(".b-tps-plain-weights", f.int(rf.plain.weights_only.tokens_per_s));
     this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
     this.out(".b-arith", f.pct(rf.arith_busy_fraction));
+    this.root.querySelector(".b-rf-fit").hidden = rf.weights_fit;
+    if (!rf.weights_fit) {
+      this.out(".b-rf-fit-text", text("b_fit_short", { model: rf.model, gpu: rf.gpu, weights: f.num(rf.weights_gb, 1), memory: f.int(rf.memory_gb) }));
+    }
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
     this.drawCurve(ro.curve_drawing);
   }

@@ -160,7 +160,7 @@ export class RaceView {
     const fits = model.weights_gb <= gpu.memory_gb;
     this.fit.hidden = fits;
     if (!fits) {
-      this.fitText.textContent = text("r_fit_warning", {
+      this.fitText.textContent = text("b_fit_short", {
         model: model.name, gpu: gpu.name, weights: format.num(model.weights_gb, 1), memory: format.int(gpu.memory_gb),
       });
     }
