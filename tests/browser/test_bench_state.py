@@ -4,14 +4,18 @@ Property-style, with fixed seeds: 20 sequences of 30 actions (sliders, buttons, 
 draft, greedy, Play, chapter actions through the public API) fired without waiting between
 them, in one page (so the readouts' measurements are shared; the controls are language-free). After each sequence the bench must be idle in a state whose link is in the address bar,
 and loading that link again must give the same tape, tubes, readouts and controls. The link is
-loaded again in the page through the action the page's start uses; every fifth sequence also
-reloads the page for real (a new worker and a new Python), which is what a reader's reload does.
+loaded again in the page through the action the page's start uses; and after the last sequence
+the page is reloaded for real (a new worker and a new Python, which is what a reader's reload
+does): its own link (the last sequence's) and every fifth sequence's link must show the same
+bench in the new session. (One reload rather than one per fifth sequence: each costs a Python
+start, which was most of this test's time.)
 A second test loads every kind of value each link parameter accepts.
 """
 
 from __future__ import annotations
 
 import random
+from urllib.parse import urlparse
 
 import pytest
 from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
@@ -76,6 +80,7 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
     settle(page)
+    checkpoints = []  # (sequence, its link, what the bench showed)
     for seq in range(SEQUENCES):
         rng = random.Random(1000 + seq)
         reset(page, rng.choice(["", "?gamma=2&batch=9", "?rule=typical&rounds=3", "?greedy=1&draft=unigram"]))
@@ -98,10 +103,14 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
         soft_reload(page)
         assert snapshot(page) == before, (seq, done)
         if seq % 5 == 4:
-            page.reload()
-            page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-            settle(page)
-            assert snapshot(page) == before, (seq, done)
+            checkpoints.append((seq, "?" + urlparse(page.url).query, before))
+    page.reload()  # the address bar holds the last sequence's link, a checkpoint's
+    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    settle(page)
+    assert checkpoints[-1][0] == SEQUENCES - 1 and snapshot(page) == checkpoints[-1][2]
+    for seq, query, before in checkpoints[:-1]:
+        reset(page, query)
+        assert snapshot(page) == before, seq
     assert not errors, errors
 
 
@@ -180,3 +189,88 @@ def test_the_queue_replaces_a_waiting_slider_value(shared_bench):
     assert applied[-1] == 8 and applied[-2] == 8
     state = bench_state(page)
     assert state["settings"]["gamma"] == 8 and state["settings"]["seed"] == 2 and state["steps"] == 1
+
+
+# 50 clicks on One step, about 36 ms apart (under 2 s), then gamma moved to 5 as the last click
+# lands; every change the views drew is stamped. Then: ten clicks and Pause; "fast" while a pass
+# animates. All in the page, at normal animation (the shared page is switched for this test).
+RAPID = """async () => {
+    const api = window.specdecBench;
+    const b = document.getElementById("b");
+    const step = b.querySelector("button.b-step");
+    const seen = [];
+    api.subscribe((change, state) => seen.push({ kind: change.kind, t: performance.now(), steps: state.bench.steps,
+        gamma: state.bench.settings.gamma, measured: !!state.view.readouts, drawn: b.dataset.steps,
+        burst: b.querySelector(".b-tape-burst").hidden ? "" : b.querySelector(".b-tape-burst").textContent }));
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => new Promise((resolve) => setTimeout(() => { step.click(); resolve(); }, i * 36))));
+    const last = performance.now();
+    const gamma = b.querySelector("input[name=gamma]");
+    gamma.value = "5";
+    gamma.dispatchEvent(new Event("input", { bubbles: true }));
+    let shown = null;  // gamma 5 in the readouts, the tape and the machine's data
+    while (shown === null && performance.now() - last < 10000) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const s = api.getState();
+        const ro = s.view.readouts;
+        if (s.bench.settings.gamma === 5 && ro && ro.settings.gamma === 5 && b.querySelector(".b-measuring").hidden
+            && b.dataset.steps === "1" && b.querySelector(".b-tape-count").textContent.endsWith(": 1")) shown = performance.now();
+    }
+    await api.idle();
+    const idle = performance.now();
+    const most = Math.max(...seen.map((c) => c.steps));
+    const atMost = seen.find((c) => c.kind === "act" && c.steps === most);
+    // Ten clicks, then Pause: the first click's pass is computed, the nine waiting are dropped.
+    const before = api.getState().bench.steps;
+    for (let i = 0; i < 10; i++) step.click();
+    const p0 = performance.now();
+    await api.dispatch({ type: "pause" });
+    await api.idle();
+    const paused = { ms: performance.now() - p0, passes: api.getState().bench.steps - before, animating: b.dataset.animating };
+    // A speed chosen while a pass animates applies to it within a round trip.
+    step.click();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const s0 = performance.now();
+    await api.dispatch({ type: "speed", value: 3 });
+    const speed = { ms: performance.now() - s0, animating: b.dataset.animating };
+    await api.dispatch({ type: "speed", value: 1 });
+    const after = seen.filter((c) => c.t >= last).map((c) => `${c.kind}@${Math.round(c.t - last)}:${c.steps}/${c.gamma}`);
+    return { after, clicks: last - t0, shown: shown && shown - last, idle: idle - last, most, burst: atMost && atMost.burst, paused, speed };
+}"""
+
+
+def test_the_bench_answers_at_once_however_fast_the_reader_clicks(shared_bench):
+    """Animation is a view of the state, never a gate on it (issue 19, item 7)."""
+    page = shared_bench("en")
+    # gamma 5's readouts measured once first (the session caches them): what is timed below is
+    # the queue and the drawing, not Pyodide's first measurement of a setting.
+    reset(page, "?gamma=5")
+    reset(page)
+    page.emulate_media(reduced_motion="no-preference")
+    try:
+        t = page.evaluate(RAPID)
+        # Try-it 04 ("Step until every guess is kept"): one act, and only its last pass animated.
+        t["try04"] = page.evaluate("""async () => {
+            const box = document.querySelector("#verify .try");
+            const acts = [];
+            window.specdecBench.subscribe((change) => change.kind === "act" && acts.push(change.action.type));
+            const t0 = performance.now();
+            box.querySelector(".try__button").click();
+            while (!["done", "incomplete", "error"].includes(box.dataset.state)) await new Promise((r) => setTimeout(r, 20));
+            await window.specdecBench.idle();
+            return { ms: performance.now() - t0, state: box.dataset.state, acts,
+                     burst: document.querySelector("#b .b-tape-burst").textContent };
+        }""")
+    finally:
+        page.emulate_media(reduced_motion="reduce")
+        stop_playing(page)
+    assert t["most"] == 51, t  # every click's pass was applied (the start's pass and 50)
+    assert t["burst"] and "passes ran at once" in t["burst"], t  # the drawing says it stands for several
+    assert t["shown"] is not None and t["shown"] <= 500, t
+    assert t["idle"] <= 2000, t
+    assert t["paused"]["passes"] == 1 and t["paused"]["animating"] == "false", t
+    assert t["speed"]["ms"] <= 100 and t["speed"]["animating"] == "true", t
+    try04 = t["try04"]
+    assert try04["state"] == "done" and try04["ms"] <= 3000, t
+    assert try04["acts"] == ["load", "step"], t  # the until is one act (a link's load comes first)
+    assert not page.console_errors, page.console_errors

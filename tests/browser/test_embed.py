@@ -197,7 +197,37 @@ def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_pag
         assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
         seen = inside(page, i)
         assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
+        # ... with every tab open, and the race and the readouts on every GPU and model (issue 19).
+        frame = page.locator("iframe").nth(i).element_handle().content_frame()
+        tallest = frame.evaluate(EVERY_TAB_AND_MACHINE)
+        assert tallest["bottom"] <= tallest["viewport"], tallest
     assert page.console_errors == []  # the messages it ignores (height, progress, state) cost it nothing
+
+
+# In an embed: the bench's lowest point with each tab open (the race and the readouts, which
+# depend on the GPU and the model, on each pair of them), the largest first.
+EVERY_TAB_AND_MACHINE = """async () => {
+    const api = window.specdecBench;
+    const { hardware } = JSON.parse(document.getElementById("bench-state").textContent).spec;
+    const start = api.getState().bench.settings;
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    let tallest = { bottom: 0 };
+    for (const panel of [...document.querySelectorAll("#b [role=tabpanel]")].map((p) => p.dataset.panel)) {
+        await api.dispatch({ type: "open_panel", panel, quiet: true });
+        const pairs = ["race", "readouts"].includes(panel)
+            ? hardware.gpus.flatMap((g) => hardware.models.map((m) => [g.key, m.key])) : [[start.gpu, start.model]];
+        for (const [gpu, model] of pairs) {
+            await api.run([{ type: "set", name: "gpu", value: gpu, quiet: true }, { type: "set", name: "model", value: model, quiet: true }]);
+            await api.idle();
+            await frames();
+            const bottom = document.getElementById("b").getBoundingClientRect().bottom + scrollY;
+            if (bottom > tallest.bottom) tallest = { bottom, panel, gpu, model, viewport: innerHeight };
+        }
+    }
+    await api.run([{ type: "set", name: "gpu", value: start.gpu, quiet: true }, { type: "set", name: "model", value: start.model, quiet: true },
+                   { type: "open_panel", panel: "readouts", quiet: true }]);
+    return tallest;
+}"""
 
 
 def test_the_embed_links_the_full_page_with_its_state(page, site_url):

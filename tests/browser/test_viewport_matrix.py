@@ -4,7 +4,9 @@ matrix of windows, both languages, light and dark.
 In every frame the machine's drawing is on screen at chapter 01 and after scrolling to chapter
 09, its smallest lettering renders at 12 px or more (font size times the drawing's screen scale),
 the document never scrolls sideways, and, beside the text, nothing inside the bench scrolls. At
-1920 x 940 the machine takes at least 40% of the window's width.
+1920 x 940 the machine takes at least 40% of the window's width. Then every tab is opened in turn
+in the same page (on a phone, in the bench's sheet): every drawing's lettering is 12 px or more
+and, beside the text, the open panel ends inside the window and nothing scrolls.
 
 Cheap by design: one live page per language and kind of device (desktop, or phone with touch),
 resized from frame to frame and switched between colour schemes, so Python starts four times."""
@@ -53,6 +55,40 @@ MEASURE = """() => {
     };
     out.scrolling = [...document.querySelectorAll('.layout .bench, .layout .bench *')].filter(scrolls)
         .map((e) => e.className || e.tagName);
+    return out;
+}"""
+
+
+# Each tab opened in turn through the bench's API: the smallest lettering of every drawing shown
+# in the bench (font size times the drawing's scale on screen, padding and letterboxing included),
+# where the open panel ends, and what scrolls inside the bench.
+EVERY_TAB = """async () => {
+    const b = document.getElementById('b');
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+    const scrolls = (e) => {
+        const s = getComputedStyle(e);
+        return (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight + 1)
+            || (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1);
+    };
+    const out = [];
+    for (const panel of [...b.querySelectorAll('[role=tabpanel]')].map((p) => p.dataset.panel)) {
+        await window.specdecBench.dispatch({ type: 'open_panel', panel, quiet: true });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const got = { panel, smallest: null, where: null, bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
+                      scrolling: [...document.querySelectorAll('.layout .bench, .layout .bench *')]
+                          .filter((e) => e.checkVisibility() && scrolls(e)).map((e) => e.className || e.tagName) };
+        for (const svg of b.querySelectorAll('svg')) {
+            if (!shown(svg) || !svg.getScreenCTM()) continue;
+            const scale = Math.hypot(svg.getScreenCTM().a, svg.getScreenCTM().b);
+            for (const t of svg.querySelectorAll('text')) {
+                if (!t.textContent.trim() || !shown(t)) continue;
+                const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+                if (got.smallest === null || px < got.smallest) { got.smallest = px; got.where = `${svg.getAttribute('class')}: ${t.textContent}`; }
+            }
+        }
+        out.push(got);
+    }
+    await window.specdecBench.dispatch({ type: 'open_panel', panel: 'readouts', quiet: true });
     return out;
 }"""
 
@@ -113,6 +149,18 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
                 assert name["text"] == mill, (where, name)  # chapter 09's part
         if (width, height) == (1920, 940):
             assert m["width"] >= 0.4 * width, (where, m["width"])
+    if not beside:  # the tabs are in the bench's sheet
+        page.locator(".b-strip__open").click()
+        page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+    tabs = page.evaluate(EVERY_TAB)
+    if not beside:
+        page.locator("#b .b-sheet-close").click()
+        page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")
+    where = f"{lang} {scheme} {width}x{height}"
+    for tab in tabs:
+        assert tab["smallest"] is not None and tab["smallest"] >= MIN_PX - 0.05, (where, tab)
+        if beside:
+            assert tab["bottom"] <= height + 0.5 and tab["scrolling"] == [], (where, tab)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -2,13 +2,13 @@
 // Start: the build's picture is on the page; Python loads with visible progress; a link's
 // parameters become one "load" action; then the controls come alive.
 import { simClient } from "../sim-start.js";
-import { motion } from "./anim.js";
+import { cutShort, motion } from "./anim.js";
 import { Announcer, summary } from "./announce.js";
 import { benchAPI, publish } from "./api.js";
 import { ControlsView } from "./controls.js";
 import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
-import { BridgeView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
+import { BridgeView, BurstView, ExactnessView, ReadoutsView, TapeView } from "./panels.js";
 import { PartsView } from "./parts.js";
 import { RaceView } from "./race.js";
 import { LinkMessagesView, StatusView } from "./status.js";
@@ -51,6 +51,7 @@ export function startBench(config, frame = {}) {
     parts: new PartsView(root, store),
     tabs: new TabsView(root, store),
     strip: new StripView(document.querySelector(".b-strip")),
+    burst: new BurstView(root),
     messages: new LinkMessagesView(root),
     owntext: new OwnTextView(root, spec, store, announcer),
     race: new RaceView(root, spec, store, announcer), // draws itself from the store (race.js)
@@ -75,15 +76,61 @@ export function startBench(config, frame = {}) {
     views.strip.draw(v);
   }
 
-  // One pass drawn as it happens; the rest of the view at once.
+  // One pass drawn as it happens; the rest of the view at once. Resolves true when the pass was
+  // drawn to its end, false when it was cut short (a newer state is drawn instead).
   async function drawPass(v) {
     views.bridge.draw(v, true);
     views.readouts.draw(v.readouts);
     views.exactness.draw(v);
     views.tubes.draw(v.tubes);
-    await views.machine.animatePass(v.drawing.machine, views.bridge);
+    if (!(await views.machine.animatePass(v.drawing.machine, views.bridge))) return false;
     views.tape.draw(v.tape, v.pass.n_written);
     views.strip.draw(v);
+    return true;
+  }
+
+  // The animation is a view of the state, never a gate on it: the store goes on at once, a newer
+  // state cuts the pass being animated short, and Play waits for the drawing (store.pace).
+  let animation = null; // {view, done}: the pass being animated
+  let burst = 0; // passes applied since the machine last finished drawing one
+  function settleDrawing() {
+    if (!animation) return;
+    const { view } = animation;
+    animation = null;
+    root.dataset.animating = "false";
+    cutShort();
+    drawAll(view, view.pass ? view.pass.n_written : 0);
+    mark(view);
+  }
+  store.pace = () => (animation ? animation.done : Promise.resolve());
+
+  function drawAct(change, v) {
+    const { action, reply, before } = change;
+    const step = action.type === "step" && !reply.capped;
+    const passes = action.type === "step" ? Math.max(0, v.state.steps - before.bench.steps) : 0;
+    burst = animation && step ? burst + passes : passes;
+    if (animation) {
+      animation = null;
+      cutShort();
+    }
+    views.burst.draw(burst);
+    // A click's pass (or clicks joined into one act, or a step until) is animated; a count of
+    // passes from a link, a chapter or the race is drawn at once.
+    if (step && (!action.count || action.joined) && !motion.still) {
+      const current = { view: v };
+      current.done = drawPass(v).then((finished) => {
+        if (animation !== current) return;
+        animation = null;
+        if (finished) mark(v);
+        root.dataset.animating = "false";
+      });
+      animation = current;
+      root.dataset.animating = "true";
+    } else {
+      root.dataset.animating = "false";
+      drawAll(v, step ? v.pass.n_written : 0);
+      mark(v); // after the drawing: tests and scripts that read these see the pass drawn
+    }
   }
 
   function mark(v) {
@@ -114,10 +161,7 @@ export function startBench(config, frame = {}) {
         linkChanged = true;
         views.controls.draw(state);
         if (change.action.type === "load") announcer.queue(views.messages.draw(change.reply.messages));
-        const single = change.action.type === "step" && !change.action.count && !change.reply.capped;
-        if (single && !motion.still) await drawPass(v);
-        else drawAll(v, single ? v.pass.n_written : 0);
-        mark(v); // after the drawing: tests and scripts that read these see the pass drawn
+        drawAct(change, v);
         break;
       }
       case "measuring":
@@ -133,7 +177,8 @@ export function startBench(config, frame = {}) {
         if (state.ui.panel !== change.before.ui.panel) drawPanels(v);
         // (A focus with reveal, a Try-it's, needs nothing more: the store opened the part's panel.)
         views.controls.setPlaying(state.ui.playing);
-        motion.speed = state.ui.speed;
+        motion.speed = state.ui.speed; // read by the animation running at its next frame
+        if (change.action.type === "pause") settleDrawing(); // nothing runs on after Pause
         break;
       case "done": {
         const a = change.action;

@@ -1,7 +1,7 @@
 // The machine's SVG: drums, read head, mill and gauge, cache cabinet, tubes, mini bridge and
 // this pass's strip of tape. The template drew every element; this view finds them inside its
 // root and places the coordinates of the sim's answer (view.drawing.machine), or animates a pass.
-import { ease, pause, tween } from "./anim.js";
+import { ease, pause, scene, tween } from "./anim.js";
 import { format, text } from "./text.js";
 
 export class MachineView {
@@ -30,7 +30,7 @@ export class MachineView {
   draw(m) {
     this.lightLanes(m.lanes_lit);
     this.drawLoad(m);
-    m.slots.forEach((s, i) => this.setSlot(i, s));
+    fitTexts(m.slots.map((s, i) => this.setSlot(i, s, false)).filter(Boolean)); // measured together: one layout
     m.mini_meters.forEach((meter, i) => this.setMini(i, meter));
     this.move(this.pencil, m.pencil_dx);
     this.move(this.typer, m.typer_dx);
@@ -67,12 +67,16 @@ export class MachineView {
     this.move(el, i * this.layout.tape.pitch);
   }
 
-  setSlot(i, slot) {
+  // fit false: the word's text to fit is returned rather than fitted (fitTexts fits several at once).
+  setSlot(i, slot, fit = true) {
     const g = this.slots[i];
-    if (!g) return;
+    if (!g) return null;
     g.setAttribute("class", `b-slot b-slot--${slot.kind}`);
-    fitText(g.querySelector(".b-slot-text"), slot.short, slot.text, this.layout.tape.slot_width - 3);
     g.querySelector(".b-slot-mark").textContent = slot.mark;
+    const word = { el: g.querySelector(".b-slot-text"), shown: slot.short, whole: slot.text, width: this.layout.tape.slot_width - 3 };
+    if (!fit) return word;
+    fitTexts([word]);
+    return null;
   }
 
   setMini(i, meter, grow = 1) {
@@ -111,7 +115,10 @@ export class MachineView {
 
   // A pass, shown as it happens: the draft writes its guesses, the big drum turns once with
   // gamma + 1 lanes lit, the bridge checks left to right and the typing head inks what is kept.
+  // Resolves true at its end, or false as soon as it was cut short (anim.js: the caller draws
+  // the newer state at rest).
   async animatePass(m, bridge) {
+    const s = scene();
     const empty = { text: "", short: "", kind: "empty", mark: "" };
     this.drawLoad(m);
     this.lightLanes(0);
@@ -123,40 +130,54 @@ export class MachineView {
       this.moveToSlot(this.pencil, i);
       this.setSlot(i, { ...m.slots[i], kind: "pencil", mark: "" });
       await this.spin("small", 260);
+      if (s.over) return false;
     }
     this.lightLanes(m.lanes_lit);
     await this.spin("big", 650, true);
+    if (s.over) return false;
     for (let i = 0; i < gamma; i++) {
       const meter = m.mini_meters[i];
       await Promise.all([tween(220, (t) => this.setMini(i, meter, t)), bridge.showMeter(i, true)]);
+      if (s.over) return false;
       this.setMini(i, meter);
       this.setSlot(i, m.slots[i]);
       if (meter.verdict === "kept") {
         this.moveToSlot(this.typer, i);
         await pause(120);
+        if (s.over) return false;
       }
     }
     this.move(this.typer, m.typer_dx);
     this.setSlot(gamma, m.slots[gamma]);
     await pause(200);
+    return !s.over;
   }
 }
 
 // A word drawn in a fixed width: if the font makes it wider than the sim's cut, it loses more
 // letters (never squeezed); a cut word carries the whole one as its tooltip (the tables list it).
 export function fitText(el, shown, whole, width) {
-  el.textContent = shown;
-  try {
-    while (shown.length > 1 && el.getComputedTextLength() > width) {
-      shown = shown.replace(/…$/, "").slice(0, -1) + "…";
-      el.textContent = shown;
+  fitTexts([{ el, shown, whole, width }]);
+}
+
+// Several words fitted at once: every text is written before any is measured, so the page is
+// laid out once for all of them rather than once per word.
+export function fitTexts(words) {
+  for (const w of words) w.el.textContent = w.shown;
+  for (const w of words) {
+    let shown = w.shown;
+    try {
+      while (shown.length > 1 && w.el.getComputedTextLength() > w.width) {
+        shown = shown.replace(/…$/, "").slice(0, -1) + "…";
+        w.el.textContent = shown;
+      }
+    } catch {
+      // not rendered (display: none): keep the sim's cut
     }
-  } catch {
-    // not rendered (display: none): keep the sim's cut
-  }
-  if (shown !== whole) {
-    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-    title.textContent = whole;
-    el.append(title);
+    if (shown !== w.whole) {
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.textContent = w.whole;
+      w.el.append(title);
+    }
   }
 }

@@ -50,6 +50,7 @@ export class OwnTextView {
     this.bookButton = $(".b-own__book");
     this.source = $(".b-own__source-value");
     this.linkNote = $(".b-own__link-note");
+    this.pending = root.querySelector(".b-own-pending");
     this.progress = $(".b-own__progress");
     this.bar = $(".b-own__bar");
     this.stage = $(".b-own__stage");
@@ -66,6 +67,12 @@ export class OwnTextView {
     // A link made on a reader's text: the text is not in it, so ask for it again.
     this.linkNote.hidden = !readQuery().some(([name, value]) => name === LINK_PARAM && value === LINK_VALUE);
     if (!this.linkNote.hidden) this.store.dispatch({ type: "open_panel", panel: "own" }).catch(() => {}); // its tab, open
+    // The chapter in view may open its own panel over that tab (a link with a chapter's anchor):
+    // the line beside the tape says it whichever tab is open, and brings the tab back.
+    this.pending.hidden = this.linkNote.hidden;
+    this.pending.querySelector("button").addEventListener("click", () => {
+      this.store.dispatch({ type: "open_panel", panel: "own" }).then(() => this.box.focus()).catch(() => {});
+    });
     this.store.subscribe((change, state) => {
       if (change.kind !== "source") return;
       this.drawSource(state.source);
@@ -105,7 +112,7 @@ export class OwnTextView {
     const own = source.source === "text";
     this.source.textContent = own ? text("b_own_source_text", { tokens: format.int(source.tokens) }) : text("b_own_source_book");
     this.panel.dataset.source = source.source;
-    if (own) this.linkNote.hidden = true;
+    if (own) this.linkNote.hidden = this.pending.hidden = true;
     setPageParam(LINK_PARAM, own ? LINK_VALUE : null);
     this.enable(this.live);
   }

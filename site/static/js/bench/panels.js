@@ -1,7 +1,7 @@
 // The bench's panels: the written tape, the bridge of meters, the readouts with the speed-up
 // curve, and the exactness view. Each finds its elements inside the bench's root and draws the
 // sim's answer; positions come from the answer's coordinates (view.drawing) or the spec.
-import { tween } from "./anim.js";
+import { scene, tween } from "./anim.js";
 import { el } from "./dom.js";
 import { fitText } from "./machine.js";
 import { format, text } from "./text.js";
@@ -32,14 +32,38 @@ export class TapeView {
   }
 
   // fresh: how many tokens at the end were written by the pass just drawn (they flash in).
+  // A tape that only grew gets its new cells appended (a step, the usual change): rebuilding
+  // hundreds of cells per pass was the bench's largest cost per click.
   draw(tape, fresh = 0) {
-    const cells = tape.tokens.map((t) => this.cell(t));
+    const same = (a, b) => a.text === b.text && a.kind === b.kind && a.mark === b.mark;
+    const kept = this.drawn && tape.hidden === this.drawnHidden && this.drawn.length <= tape.tokens.length - fresh
+      && this.drawn.every((t, i) => same(t, tape.tokens[i])) ? this.drawn.length : 0;
+    const cells = tape.tokens.slice(kept).map((t) => this.cell(t));
     cells.slice(cells.length - fresh).forEach((li) => li.classList.add("b-tok--new"));
-    this.list.replaceChildren(...cells);
+    if (kept) {
+      for (const li of this.list.querySelectorAll(".b-tok--new")) li.classList.remove("b-tok--new");
+      this.list.append(...cells);
+    } else {
+      this.list.replaceChildren(...cells);
+    }
+    this.drawn = tape.tokens;
+    this.drawnHidden = tape.hidden;
     this.list.scrollTop = this.list.scrollHeight; // the newest tokens in view
     this.hidden.hidden = !tape.hidden;
     this.hidden.textContent = text("b_tape_hidden", { n: format.int(tape.hidden) });
     this.count.textContent = text("b_tape_count", { tokens: tape.written, passes: tape.passes });
+  }
+}
+
+// How many passes the last drawing stands for, when more than one (bench.js counts them).
+export class BurstView {
+  constructor(root) {
+    this.note = root.querySelector(".b-tape-burst");
+  }
+
+  draw(passes) {
+    this.note.hidden = passes < 2;
+    if (passes >= 2) this.note.textContent = text("b_tape_burst", { n: format.int(passes) });
   }
 }
 
@@ -95,8 +119,10 @@ export class BridgeView {
     fitText(m.querySelector(".b-meter-text"), meter.short, meter.text, this.layout.pitch - 4);
     m.querySelector(".b-meter-ratio").textContent = format.num(meter.ratio_shown, 2);
     if (animate) {
+      const s = scene();
       m.setAttribute("class", "b-meter b-meter--checking");
       await tween(220, (t) => this.setBar(m, meter, t));
+      if (s.over) return; // cut short: a newer state is drawn instead
     }
     this.setBar(m, meter, 1);
     m.querySelector(".b-meter-over").classList.toggle("b-off", !meter.over);
@@ -152,6 +178,10 @@ export class ReadoutsView {
     this.out(".b-tps-plain-weights", f.int(rf.plain.weights_only.tokens_per_s));
     this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
     this.out(".b-arith", f.pct(rf.arith_busy_fraction));
+    this.root.querySelector(".b-rf-fit").hidden = rf.weights_fit;
+    if (!rf.weights_fit) {
+      this.out(".b-rf-fit-text", text("b_fit_short", { model: rf.model, gpu: rf.gpu, weights: f.num(rf.weights_gb, 1), memory: f.int(rf.memory_gb) }));
+    }
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
     this.drawCurve(ro.curve_drawing);
   }

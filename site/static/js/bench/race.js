@@ -66,6 +66,8 @@ export class RaceView {
     this.table = q(".r-table tbody");
     this.hardware = root.querySelector(".b-rf-hardware");
     this.modelName = q(".r-model-name");
+    this.tab = this.panel.closest("[role=tabpanel]") || this.panel;
+    this.stale = false; // a state came while the tab was closed
     this.run = 0; // the clock that is running; a redraw stops it
     this.view = null;
   }
@@ -85,9 +87,20 @@ export class RaceView {
     for (const e of [...this.selects, this.go]) e.disabled = !on;
   }
 
+  // Drawn while its tab is open; a change while it is closed is drawn when it opens (drawing the
+  // lanes and tables on every pass was a good part of a click's cost). The readouts' line that
+  // names the GPU and model is drawn either way.
   onChange(change, state) {
     const v = state.view;
-    if (change.kind === "act" || change.kind === "measured") this.draw(v);
+    if (change.kind === "act" || change.kind === "measured") {
+      if (this.tab.hidden) {
+        this.stale = true;
+        this.drawHardwareLine(v);
+      } else {
+        this.draw(v);
+      }
+    }
+    if (change.kind === "ui" && this.stale && !this.tab.hidden) this.draw(v);
     if (change.kind === "done" && change.action.type === "set" && (change.action.name === "gpu" || change.action.name === "model")) {
       this.say(v);
     }
@@ -95,6 +108,7 @@ export class RaceView {
 
   // The finished race, at once.
   draw(view) {
+    this.stale = false;
     this.run += 1;
     this.view = view;
     const race = view.race;
@@ -107,6 +121,7 @@ export class RaceView {
     this.drawLanes(race);
     this.at(race, race.drawing.end_ms, view.sentence.text);
     this.hand.classList.add("b-off");
+    this.summary.classList.remove("r-summary--pending");
     this.summary.dataset.winner = race.winner;
     const expected = view.readouts && race.tokens ? text("r_live_expected", { expected: format.num(view.readouts.speedup, 2) }) : "";
     this.summary.textContent = [raceSummary(race), expected].filter(Boolean).join(GAP);
@@ -120,11 +135,16 @@ export class RaceView {
     }
   }
 
-  drawHardware(view) {
+  drawHardwareLine(view) {
     const settings = view.state.settings;
     const gpu = this.rows.gpus.find((g) => g.key === settings.gpu);
     const model = this.rows.models.find((m) => m.key === settings.model);
     this.hardware.textContent = text("b_paper_hardware", { model: model.name, gpu: gpu.name });
+    return { settings, gpu, model };
+  }
+
+  drawHardware(view) {
+    const { settings, gpu, model } = this.drawHardwareLine(view);
     this.modelName.textContent = model.name;
     for (const [selector, key] of [[".r-gpus", settings.gpu], [".r-models", settings.model]]) {
       for (const tr of this.panel.querySelectorAll(`${selector} tbody tr`)) {
@@ -140,7 +160,7 @@ export class RaceView {
     const fits = model.weights_gb <= gpu.memory_gb;
     this.fit.hidden = fits;
     if (!fits) {
-      this.fitText.textContent = text("r_fit_warning", {
+      this.fitText.textContent = text("b_fit_short", {
         model: model.name, gpu: gpu.name, weights: format.num(model.weights_gb, 1), memory: format.int(gpu.memory_gb),
       });
     }
@@ -207,16 +227,19 @@ export class RaceView {
     if (missing > 0) await this.store.dispatch({ type: "step", count: missing, quiet: true, source: "race" });
     await this.store.idle();
     const view = this.store.getState().view;
+    if (this.stale) this.draw(view);
     const run = this.run;
     const race = view.race;
     if (!motion.still && race.tokens) {
       this.at(race, 0, view.sentence.text);
       this.hand.classList.remove("b-off");
+      this.summary.classList.add("r-summary--pending"); // the verdict waits for the finish (its place kept)
       await tween(SWEEP_MS, (u) => {
         if (run === this.run) this.at(race, u * race.drawing.end_ms, view.sentence.text);
       });
-      if (run !== this.run) return; // something else was drawn meanwhile
+      if (run !== this.run) return; // something else was drawn meanwhile (and showed its verdict)
       this.hand.classList.add("b-off");
+      this.summary.classList.remove("r-summary--pending");
     }
     this.at(race, race.drawing.end_ms, view.sentence.text);
     this.say(view);

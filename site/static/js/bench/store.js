@@ -4,7 +4,7 @@
 // act({state, action}) and comes back as the next state and its view (docs/bench-protocol.md).
 //
 // Public API (api.js wraps it; startBench returns that):
-//   dispatch(action)  -> Promise of the result, once applied and drawn
+//   dispatch(action)  -> Promise of the result, once applied and drawn (an animation of it may run on)
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
 //   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel},
@@ -17,7 +17,12 @@
 // other action waits ahead of them. A "use_text" that cannot be counted rejects with error.code
 // (sim/owntext.py) and leaves the models as they were.
 // A "set" waiting at the tail of the queue is replaced by a newer "set" of the same setting,
-// so a slider dragged fast applies its last value once, in its place among the other actions.
+// so a slider dragged fast applies its last value once, in its place among the other actions;
+// a plain "step" waiting there takes a newer one's passes (clicks faster than the worker answers
+// become one act of several passes: the drawing shows the last and says how many ran). A
+// "pause" drops the passes and rounds still waiting (not the one the worker is computing).
+// Animation never holds the queue: the views draw each state as it comes (bench.js), an
+// animation running is cut short by the next, and Play waits for `pace()` between its passes.
 // Readouts are measured for the state the queue ends in, not for states a queued action replaces
 // (their view.readouts stays null, and their summary leaves the readouts out).
 import { SimFailure } from "../sim-client.js";
@@ -46,6 +51,9 @@ export class Store {
     this.live = false;
     this.listeners = [];
     this.idlers = [];
+    this.pace = () => Promise.resolve(); // Play's wait for the drawing of a pass (bench.js sets it)
+    const count = protocol.actions.step.args.find((a) => a.name === "count");
+    this.maxSteps = count.max;
   }
 
   subscribe(listener) {
@@ -63,15 +71,40 @@ export class Store {
 
   dispatch(action) {
     return new Promise((resolve, reject) => {
+      if (action.type === "pause") this.dropPasses();
       const tail = this.queue[this.queue.length - 1];
-      if (action.type === "set" && tail && tail.phase === "act" && tail.action.type === "set" && tail.action.name === action.name) {
+      const waiting = tail && !tail.started; // the head the worker is computing cannot change
+      if (waiting && action.type === "set" && tail.action.type === "set" && tail.action.name === action.name) {
         tail.action = action;
         tail.waiters.push({ resolve, reject });
+      } else if (waiting && this.joins(tail.action, action)) {
+        tail.action = { ...tail.action, count: Math.min(this.maxSteps, (tail.action.count || 1) + (action.count || 1)), joined: true };
+        tail.waiters.push({ resolve, reject });
       } else {
-        this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", reply: null });
+        this.queue.push({ action, waiters: [{ resolve, reject }], phase: "act", reply: null, started: false });
       }
       this.pump();
     });
+  }
+
+  // A plain step (a click on One step, or Play's) joins a plain step waiting before it.
+  joins(waiting, action) {
+    const plain = (a) => a.type === "step" && a.until === undefined && !a.quiet;
+    return plain(waiting) && plain(action) && waiting.source === action.source;
+  }
+
+  // Pause: the passes and rounds not yet sent to the worker are dropped (their promises resolve
+  // with null), so that nothing queued runs on after it.
+  dropPasses() {
+    const kept = [];
+    for (const item of this.queue) {
+      if (!item.started && (item.action.type === "step" || item.action.type === "round")) {
+        for (const w of item.waiters) w.resolve(null);
+      } else {
+        kept.push(item);
+      }
+    }
+    this.queue = kept;
   }
 
   run(actions) {
@@ -116,6 +149,7 @@ export class Store {
     this.notify({ kind: "busy", busy: true });
     while (this.ready()) {
       const item = this.queue[0];
+      item.started = true;
       try {
         await this.apply(item);
       } catch (error) {
@@ -203,12 +237,14 @@ export class Store {
     while (this.state.ui.playing) {
       await this.idle();
       if (!this.state.ui.playing) break;
-      const reply = await this.dispatch({ type: "step", source: "play" }).catch(() => null);
+      const reply = await this.dispatch({ type: "step", source: "play" }).catch(() => undefined);
+      if (reply === null) break; // dropped by the reader's pause, which stops playing
       if (!reply || reply.capped) {
         await this.dispatch({ type: "pause", source: "play" });
         break;
       }
-      await pause(motion.still ? 700 : 350);
+      await this.pace(); // the pass drawn to its end (or cut short by another action)
+      await pause(350);
       if (motion.still) await new Promise((resolve) => setTimeout(resolve, 700));
     }
   }

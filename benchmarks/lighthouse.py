@@ -1,0 +1,75 @@
+"""Lighthouse (the version package.json pins) on the built site: mobile and desktop, both languages.
+
+    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port 8830]
+
+Serves the built site with the production headers (sitebuild.serve), runs Lighthouse's command
+line in Debian's Chromium for /en/specdec/ and /zh/specdec/ with its mobile defaults (4x CPU
+throttling, simulated slow 4G) and its desktop preset, and prints the four category scores and
+the total blocking time; with --runs N, the median of N runs. Issue 19's targets: mobile
+performance >= 98 on both languages (desktop 100) and TBT <= 150 ms. The machine is shared:
+compare figures from one run with each other, not with another day's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sitebuild.serve import make_server  # noqa: E402
+
+CLI = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+
+
+def lighthouse(url: str, desktop: bool) -> dict:
+    """One Lighthouse run: the category scores (0-100) and TBT in ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        command = ["node", str(CLI), url, "--output=json", f"--output-path={out}", "--quiet",
+                   f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES)]
+        if desktop:
+            command.append("--preset=desktop")
+        env = {**os.environ, "CHROME_PATH": os.environ.get("SPECDEC_CHROMIUM", "/usr/bin/chromium")}
+        subprocess.run(command, check=True, env=env, cwd=ROOT)
+        report = json.loads(out.read_text(encoding="utf-8"))
+    scores = {c: round(100 * report["categories"][c]["score"]) for c in CATEGORIES}
+    return {**scores, "tbt_ms": report["audits"]["total-blocking-time"]["numericValue"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "_site", help="a built site (./dev build)")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--port", type=int, default=8830)
+    args = parser.parse_args()
+    if not CLI.exists():
+        sys.exit(f"{CLI} is missing: run npm ci (package.json pins lighthouse)")
+    if not (args.site / "en" / "specdec" / "index.html").exists():
+        sys.exit(f"{args.site} holds no built site: run ./dev build")
+    server = make_server(args.site, "127.0.0.1", args.port, verbose=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        print(f"{'page':<16}{'form':<9}" + "".join(f"{c:>16}" for c in CATEGORIES) + f"{'TBT ms':>10}")
+        for lang in ("en", "zh"):
+            for desktop in (False, True):
+                runs = [lighthouse(f"http://127.0.0.1:{args.port}/{lang}/specdec/", desktop) for _ in range(args.runs)]
+                median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+                print(f"{'/' + lang + '/specdec/':<16}{'desktop' if desktop else 'mobile':<9}"
+                      + "".join(f"{median[c]:>16.0f}" for c in CATEGORIES) + f"{median['tbt_ms']:>10.0f}", flush=True)
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
