@@ -44,7 +44,7 @@ def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> P
 # that neither process is left running a long module alone at the end.
 FIRST = ("corpus", "sim")
 LONGEST = ("test_bench_state.py", "test_start_paths.py", "test_tryit.py", "test_themes.py",
-           "test_bench_drawing.py", "test_runtime_files.py")
+           "test_bench_drawing.py", "test_runtime_files.py", "test_other_engines.py")
 
 
 def pytest_collection_modifyitems(items):
