@@ -181,9 +181,9 @@ function wasmBytes(url) {
 async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) {
   // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
   // set the wasm's download and compilation going (on other threads), not before.
-  const snapshot = new Promise((resolve) => setTimeout(resolve, 0))
-    .then(() => Promise.all([decodeSnapshot(request, meter), wasm]))
-    .then(([delta, wasmData]) => xorDataImage(delta, dataImage(new Uint8Array(wasmData))));
+  // The delta is undone once the module is made (below), so that the wasm compiles as it streams in
+  // while the snapshot is decoded, instead of after both downloads.
+  const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
   snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
     ...options,
@@ -192,7 +192,8 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) 
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
-      const bytes = await snapshot;
+      const bytes = await snapshot; // the very array loadPyodide restores once this returns
+      xorDataImage(bytes, dataImage(new Uint8Array(await wasm)));
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
     },
