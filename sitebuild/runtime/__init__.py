@@ -30,6 +30,8 @@ CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a c
 PYODIDE_INPUTS = (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
 # Files here that nothing in the cached start files depends on: editing them remakes no snapshot.
 NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js")
+# The delta the snapshots are stored as: the build and the page's worker share this module.
+SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "snapshot-delta.js"
 
 
 def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
@@ -65,6 +67,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
         *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
         *[source for source in _sources(HERE) if Path(source[0]).name not in NOT_IN_SNAPSHOTS],
+        ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
         ("node", maker.node_version().encode()),
         ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
     ])

@@ -12,11 +12,13 @@
 //    time) and every module of the trimmed stdlib (the page restores the snapshot without
 //    downloading the zip), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
+//    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
 // for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
 import fs from "node:fs";
 import path from "node:path";
 import nodeCrypto from "node:crypto";
+import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
 
 function makeDeterministic() {
   let ticks = 0;
@@ -103,8 +105,9 @@ del specdec_model_json, specdec_measured_json
 gc.collect()
 `);
   const memory = pyodide.makeMemorySnapshot();
-  fs.writeFileSync(job.snapshots[lang], memory);
-  return { bytes: memory.length };
+  const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
+  fs.writeFileSync(job.snapshots[lang], xorDataImage(memory, image));
+  return { bytes: memory.length, dataImage: image.length };
 }
 
 // A Python error's own message (from its last "...Error: " line on), not the traceback above it.

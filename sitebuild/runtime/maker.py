@@ -2,7 +2,8 @@
 
 The snapshots are stored gzip-compressed with no name or time in the header (as `gzip -n`
 writes them), so the bytes do not depend on the host and any static host can serve them; the
-worker decompresses them with DecompressionStream.
+worker decompresses them with DecompressionStream. Each is a delta against the wasm's data
+segments (site/static/js/snapshot-delta.js; make_runtime.mjs writes it).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@
 //   empties its cache, so it serves nothing of its own build again, and asks for its update.
 // - Files of this build (by path; a `?v=` version that is not this build's passes through): the
 //   cache first, else the network (stored if its bytes are this build's).
+// - The runtime's .wasm: the network (the browser's HTTP cache) first, then the cache (see below).
 // - Anything else (another origin, a host page around an embed, the development server's reload
 //   channel, a file this build does not have) is not touched: the browser fetches it as usual.
 const BUILD = "__BUILD__";
@@ -19,6 +20,7 @@ const CACHE = `specdec-${BUILD}`;
 const ROOT = new URL("./", self.location.href).href;
 // Named by their content, so the browser's HTTP cache may answer for them without asking.
 const IMMUTABLE = /^(py|pyodide)\//;
+const WASM = /^pyodide\/.*\.wasm$/;
 // Set once a page from the network is not this build's: from then on this worker stores nothing.
 let retired = false;
 
@@ -112,6 +114,15 @@ self.addEventListener("fetch", (event) => {
   if (path === null || !(path in FILES)) return;
   if (request.mode === "navigate") {
     event.respondWith(page(request, path));
+    return;
+  }
+  // The runtime's .wasm: the browser's HTTP cache first (its address is immutable), which keeps
+  // Chrome's compiled code for it; the copy in Cache Storage only when that fails (offline). Answered
+  // from Cache Storage first, a warm start compiled it again: measured 1.5 s from the start to Python
+  // against 1.05 s this way (medians of 6 warm visits, interleaved; 1.2 s with no service worker).
+  if (WASM.test(path)) {
+    event.respondWith(fetch(request).catch((error) => caches.match(ROOT + path, { cacheName: CACHE })
+      .then((cached) => cached || Promise.reject(error))));
     return;
   }
   const version = url.searchParams.get("v");

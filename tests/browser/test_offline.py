@@ -17,6 +17,7 @@ import threading
 import pytest
 from helpers.benchpage import PYODIDE_TIMEOUT_MS
 from helpers.course_host import course_page, course_site
+from helpers.service_worker import KEPT
 
 from sitebuild import assets
 from sitebuild.runtime import offline
@@ -25,24 +26,6 @@ from sitebuild.serve import make_server
 pytestmark = pytest.mark.browser
 
 LIVE = "#b[data-mode=live][data-busy=false]"
-
-# Once the service worker is active and a cache (not `old`) holds this page's snapshot, and `old`
-# is gone: the caches and the paths in the one holding it.
-KEPT = """async (old) => {
-  const registration = await navigator.serviceWorker.ready;
-  const snapshot = new URL(document.body.dataset.snapshot, document.baseURI).href;
-  for (;;) {
-    const names = await caches.keys();
-    for (const name of names.includes(old) ? [] : names) {
-      const cache = await caches.open(name);
-      if (await cache.match(snapshot)) {
-        return { active: !!registration.active, caches: await caches.keys(),
-                 paths: (await cache.keys()).map((r) => new URL(r.url).pathname) };
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}"""
 
 
 @pytest.fixture

@@ -57,3 +57,16 @@ def test_another_apt_failure_is_named(tmp_path):
     done = run_dev(fake_apt(tmp_path, locked_calls=0, then="broken"))
     assert done.returncode == 1
     assert "could not install Chromium: apt-get update failed: E: Unable to locate package chromium" in done.stderr
+
+
+def test_an_engine_apt_cannot_install_is_skipped_with_the_reason(tmp_path):
+    """Firefox and WebKit are optional: where apt-get fails, ./dev goes on and hands the reason to
+    the smoke test (tests/browser/test_other_engines.py skips with it)."""
+    env = fake_apt(tmp_path, locked_calls=0, then="broken") | {
+        "SPECDEC_FIREFOX": str(tmp_path / "no-firefox"), "SPECDEC_WEBKIT_DRIVER": str(tmp_path / "no-webkit")}
+    done = subprocess.run([str(REPO / "dev"), "install-other-engines"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for engine in ("Firefox", "WebKit"):
+        assert (f"{engine}: could not install {engine}: apt-get update failed: E: Unable to locate package "
+                f"chromium; its smoke test is skipped") in done.stdout.splitlines(), done.stdout

@@ -123,6 +123,39 @@ def test_snapshots_are_gzip_with_no_name_or_time(built_site, lang):
     assert struct.unpack("<I", raw[:4])[0] == SNAPSHOT_MAGIC
 
 
+# The data image's bytes in a snapshot's memory, stored (the delta) and with the image XORed back in.
+DATA_IMAGE_SHARE = """
+import fs from "node:fs";
+import zlib from "node:zlib";
+const [delta, module, wasm] = process.argv.slice(2);
+const { dataImage, xorDataImage } = await import(module);
+const image = dataImage(fs.readFileSync(wasm));
+const snapshot = new Uint8Array(zlib.gunzipSync(fs.readFileSync(delta)));
+const body = new DataView(snapshot.buffer).getUint32(4, true);
+const equal = () => image.reduce((n, byte, i) => n + (byte !== 0 && snapshot[body + i] === byte), 0);
+const nonzero = image.reduce((n, byte) => n + (byte !== 0), 0);
+const stored = equal();
+xorDataImage(snapshot, image);
+console.log(JSON.stringify({ nonzero, stored, restored: equal() }));
+"""
+
+
+def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, tmp_path):
+    """The wasm's data segments are XORed out of the stored snapshot (site/static/js/snapshot-delta.js):
+    where the data image's bytes stay as the wasm wrote them (nearly all of them), the stored
+    snapshot holds zeros, and XORing the image back in gives them back."""
+    script = tmp_path / "share.mjs"
+    script.write_text(DATA_IMAGE_SHARE)
+    delta_module = runtime.SNAPSHOT_DELTA.as_uri()
+    wasm = one(built_site.glob("pyodide/*/pyodide.asm.wasm"))
+    for lang in ("en", "zh"):
+        run = subprocess.run(["node", str(script), str(one(built_site.glob(f"py/{lang}.*.snapshot.gz"))),
+                              delta_module, str(wasm)], capture_output=True, text=True, check=True, timeout=120)
+        share = json.loads(run.stdout)
+        assert share["nonzero"] > 2_000_000, share  # the image is the 3.2 MB of Pyodide's data
+        assert share["stored"] < share["nonzero"] * 0.01 and share["restored"] > share["nonzero"] * 0.99, (lang, share)
+
+
 def test_making_the_runtime_files_is_deterministic(built_site, tmp_path):
     """Made again from nothing (an empty cache, a new Node process), every byte is the same."""
     folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))

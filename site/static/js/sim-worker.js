@@ -14,11 +14,14 @@
 // The wheel way starts on the trimmed, precompiled standard library (stdLibURL) and our lock. The
 // snapshot holds every module of that stdlib already imported (the build imports them all before
 // it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
-// (withoutDownloads). A runtime that
+// (withoutDownloads). The snapshot is stored as a delta against the .wasm's data segments
+// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which Pyodide
+// fetches anyway while the snapshot comes in. A runtime that
 // cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
 // the fallback needs the same .wasm.
 
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
+import { dataImage, xorDataImage } from "./snapshot-delta.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -157,9 +160,29 @@ async function withoutDownloads(start, run) {
   }
 }
 
-async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
+// The bytes of the .wasm, from a copy of the response to Pyodide's own request for it (Pyodide
+// compiles the response itself, so the browser keeps its compiled-code cache for that address).
+function wasmBytes(url) {
+  return new Promise((resolve, reject) => {
+    const realFetch = self.fetch;
+    let seen = false; // the first answer only (it stays in place: other wrappers call through it)
+    self.fetch = async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!seen && new URL(input instanceof Request ? input.url : input, self.location.href).href === url) {
+        seen = true;
+        if (response.ok) response.clone().arrayBuffer().then(resolve, reject);
+        else reject(new Error(`${url}: HTTP ${response.status}`));
+      }
+      return response;
+    };
+  });
+}
+
+async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) {
   // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
   // set the wasm's download and compilation going (on other threads), not before.
+  // The delta is undone once the module is made (below), so that the wasm compiles as it streams in
+  // while the snapshot is decoded, instead of after both downloads.
   const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
   snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
@@ -169,7 +192,8 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter) {
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
-      const bytes = await snapshot;
+      const bytes = await snapshot; // the very array loadPyodide restores once this returns
+      xorDataImage(bytes, dataImage(new Uint8Array(await wasm)));
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
     },
@@ -232,8 +256,10 @@ async function start(message) {
   asm.catch(() => {});
   let via = "snapshot";
   if (snapshotRequest) {
+    const wasm = wasmBytes(new URL("pyodide.asm.wasm", message.pyodideURL).href);
+    wasm.catch(() => {}); // the snapshot's start fails with its error
     try {
-      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter);
+      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm);
     } catch (error) {
       if (error instanceof StartFailure && error.code === "wasm") throw error;
       const reason = String(error && error.message || error);

@@ -1,0 +1,59 @@
+// Firefox's smoke test of the bench, driven by tests/browser/test_other_engines.py (which serves the
+// site and stops its server to take the network away): Debian's firefox-esr through puppeteer-core
+// over WebDriver BiDi, one launch, one page.
+//   node firefox_smoke.mjs JOB.json
+// Job: {firefox, url, live, stepped (its {steps}: the count after one step), kept (a script: the service worker holds this page's snapshot),
+//       timeoutMs}. Prints one JSON line per phase: {phase: "online"}, then waits for a line on
+// stdin (the server is stopped), reloads, and prints {phase: "offline"}; {phase: "error"} on failure.
+import fs from "node:fs";
+import readline from "node:readline";
+import puppeteer from "puppeteer-core";
+
+const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const started = Date.now();
+const seconds = () => (Date.now() - started) / 1000;
+const say = (line) => process.stdout.write(JSON.stringify(line) + "\n");
+const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+
+// How the page started Python (sim-start.js marks each stage; "fallback" only when the snapshot failed).
+const VIA = "performance.getEntriesByName('specdec:stage-fallback').length ? 'wheel' : 'snapshot'";
+
+async function liveAndStep(page, errors) {
+  await page.waitForSelector(job.live, { timeout: job.timeoutMs });
+  const live = seconds();
+  const via = await page.evaluate(VIA);
+  const before = Number(await page.$eval("#b", (bench) => bench.dataset.steps));
+  await page.click("#b button.b-step");
+  await page.waitForSelector(job.stepped.replace("{steps}", before + 1), { timeout: job.timeoutMs });
+  return { live, stepped: seconds(), via, steps: [before, before + 1], errors: [...errors] };
+}
+
+let browser;
+let phase = "online";
+try {
+  browser = await puppeteer.launch({
+    browser: "firefox", executablePath: job.firefox, headless: true,
+    // Reduced motion, as the Chromium tests' pages have: a step is drawn at once, not animated.
+    extraPrefsFirefox: { "ui.prefersReducedMotion": 1 },
+  });
+  const launched = seconds();
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error && error.message || error)));
+  // The desktop layout, where the step button is in view (at puppeteer's 800x600 a click missed it).
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(job.url);
+  const online = await liveAndStep(page, errors);
+  const kept = await page.evaluate(`(${job.kept})(null)`);
+  say({ phase: "online", launched, ...online, kept, version: await browser.version() });
+  await lines.next(); // the test has stopped the server
+  phase = "offline";
+  errors.length = 0;
+  await page.reload();
+  say({ phase: "offline", ...(await liveAndStep(page, errors)) });
+} catch (error) {
+  say({ phase: "error", error: `${phase}: ${error && error.stack || error}` });
+} finally {
+  if (browser) await browser.close();
+  process.exit(0);
+}

@@ -1,0 +1,19 @@
+"""What the page's service worker keeps, read in the page (the offline tests and the other engines' smoke tests)."""
+
+# Once the service worker is active and a cache (not `old`) holds this page's snapshot, and `old`
+# is gone: the caches and the paths in the one holding it.
+KEPT = """async (old) => {
+  const registration = await navigator.serviceWorker.ready;
+  const snapshot = new URL(document.body.dataset.snapshot, document.baseURI).href;
+  for (;;) {
+    const names = await caches.keys();
+    for (const name of names.includes(old) ? [] : names) {
+      const cache = await caches.open(name);
+      if (await cache.match(snapshot)) {
+        return { active: !!registration.active, caches: await caches.keys(),
+                 paths: (await cache.keys()).map((r) => new URL(r.url).pathname) };
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}"""
