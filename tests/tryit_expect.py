@@ -115,7 +115,7 @@ def lab(end, snaps):
     assert _ro(unigram)["alpha"] < _ro(start)["alpha"] and _ro(unigram)["speedup"] < _ro(start)["speedup"]
     assert (_s(wide)["draft"], _s(wide)["gamma"]) == ("bigram", 8)
     assert _ro(wide)["speedup"] < _ro(start)["speedup"]
-    assert _s(end) == {**_s(start), "greedy": True}
+    assert _s(end) == {**_s(start), "temperature": 0}  # greedy
     assert _ro(end)["alpha_kind"] == "acceptance_rate"  # greedy: counted over many short runs
 
 
