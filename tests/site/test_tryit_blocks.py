@@ -197,7 +197,7 @@ def _chapter_runs(lang):
     import corpus_models
 
     session = Session(corpus_models.language(lang))
-    for section in _contents()[lang].chapters:
+    for section in _contents()[lang].with_tryit:
         block = checked(section, SPEC)
         data = page_data(block, block["answer"], section.meta["part"])
         yield section.anchor, data, replay(session, data)
