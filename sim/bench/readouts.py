@@ -33,7 +33,7 @@ from ..speculative import RULES as LINE_RULES
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
 from .settings import DRAFTS, MAX_GAMMA, RULES, Settings, check_settings
-from .tree_readouts import tokens_per_pass, tree_run
+from .tree_readouts import run_tokens, tokens_per_pass, tree_run
 
 PLAIN = (1, 1, 1)  # (candidates, temperature, top_p) of a line of guesses on the models' own distributions
 
@@ -169,7 +169,7 @@ class Readouts:
             return tree_run(self.language, draft, widths, rule="exact", temperature=0, top_p=1,
                             n_tokens=GREEDY_RUN_TOKENS, seed=READOUT_SEED, texts=starts)
         return tree_run(self.language, draft, widths, rule=rule, temperature=temperature, top_p=top_p,
-                        n_tokens=READOUT_TOKENS, seed=READOUT_SEED)
+                        n_tokens=run_tokens(temperature, top_p, READOUT_TOKENS), seed=READOUT_SEED)
 
     def made(self) -> list[list]:
         """The rows this session measured itself (not those it was given), as Readouts(measured=...) takes them."""
@@ -182,12 +182,12 @@ class Readouts:
             return run["acceptance_rate"], "acceptance_rate", run
         return run["alpha"], "beta", run
 
-    def method(self, greedy: bool) -> dict:
+    def method(self, greedy: bool, temperature=1, top_p=1) -> dict:
         """How the readouts were measured (the page says it beside them)."""
         if greedy:
             return {"method": "greedy_runs", "runs": GREEDY_RUNS, "max_tokens": GREEDY_RUN_TOKENS,
                     "seed": READOUT_SEED, "alpha_gamma": READOUT_GAMMA}
-        return {"method": "one_run", "n_tokens": READOUT_TOKENS, "seed": READOUT_SEED,
+        return {"method": "one_run", "n_tokens": run_tokens(temperature, top_p, READOUT_TOKENS), "seed": READOUT_SEED,
                 "alpha_gamma": READOUT_GAMMA, "prefix": self.language.decode(bench_prefix_ids(self.language))}
 
     def cached(self, settings: Settings) -> bool:
@@ -221,7 +221,7 @@ class Readouts:
             curve = [[g, tokens_per_pass(alpha, alpha_k, g) / (g * c + 1)] for g in range(1, MAX_GAMMA + 1)]
             best = max(curve, key=lambda point: (point[1], -point[0]))[0]
             formula = tokens_per_pass(alpha, alpha_k, gamma)
-        measure = self.method(s["greedy"])
+        measure = self.method(s["greedy"], s["temperature"], s["top_p"])
         if s["greedy"]:
             measure["runs_looped"] = ref["runs_looped"]
         return {

@@ -12,7 +12,12 @@ greedy readouts' short runs (temperature 0). Along the text:
                     (sim.alpha.candidate_alpha; greedy: the target's choice among the draft's k
                     likeliest), averaged over the passes' first positions
 
-and with widths (k, 1, ..., 1) a pass writes 1 + alpha_k (1 + alpha + ... + alpha^(gamma-1))
+A temperature or a top-p cut reshapes every distribution the run meets (sim.tempering, O(support)
+each, in pure arithmetic so that Pyodide agrees to the bit): about 4 ms a pass in CPython, so those
+runs write TEMPERED_TOKENS tokens rather than READOUT_TOKENS (about 0.5 s in CPython, 1-2 s in the
+worker, instead of four times that); the readouts' `measure` says how many.
+
+With widths (k, 1, ..., 1) a pass writes 1 + alpha_k (1 + alpha + ... + alpha^(gamma-1))
 tokens on average (i.i.d. positions): tokens_per_pass below, which is the line's formula at k = 1.
 """
 
@@ -25,6 +30,13 @@ from ..alpha import candidate_alpha, greedy_alpha
 from ..stats import default_prefix
 from ..tempering import tempered
 from ..tree import tree_step
+
+TEMPERED_TOKENS = 500  # tokens a tempered (or top-p) readout writes (see the module docstring)
+
+
+def run_tokens(temperature, top_p, n_tokens: int) -> int:
+    """The tokens a sampling readout writes: n_tokens, or TEMPERED_TOKENS when tempering costs."""
+    return n_tokens if temperature == 1 and top_p == 1 else min(n_tokens, TEMPERED_TOKENS)
 
 
 def tokens_per_pass(alpha: float, alpha_k: float, gamma: int) -> float:

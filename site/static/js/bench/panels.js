@@ -166,6 +166,9 @@ export class ReadoutsView {
     const f = format;
     const rf = ro.roofline;
     this.out(".b-alpha", f.num(ro.alpha, 3));
+    this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
+    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
+    this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
     this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
     this.out(".b-speedup", f.num(ro.speedup, 2));
