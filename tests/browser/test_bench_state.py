@@ -116,6 +116,8 @@ def accepted_values(p: dict) -> list[str]:
         return p["values"] + [v.upper() for v in p["values"]]
     if p["kind"] == "bool":
         return ["", "1", "0", "true", "false", "yes", "no", "on", "off", "TRUE", "Off"]
+    if p["kind"] == "level":  # numbers from a fixed set (temperature, top_p)
+        return [str(v) for v in p["values"]] + [f"{float(v):.2f}" for v in p["values"]]
     low, high = p["min"], p["max"]
     if high - low <= 16:
         return [str(v) for v in range(low, high + 1)]
@@ -144,7 +146,7 @@ def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
                 await api.run([{ type: "load", query: [...new URLSearchParams(query)] }]);
                 const state = api.getState().bench;
                 const got = p.role === "setting" ? state.settings[p.name] : state[p.name];
-                const wanted = p.kind === "int" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
+                const wanted = p.kind === "int" || p.kind === "level" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
                 if (!b.querySelector(".b-urlerr").hidden) problems.push(`${query}: a message`);
                 if (got !== wanted) problems.push(`${query}: the bench holds ${got}`);
                 const control = b.querySelector(`[data-setting=${p.name}]:not([type=radio])`);
