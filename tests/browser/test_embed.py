@@ -83,8 +83,10 @@ def settled(page) -> list[dict]:
         const mine = window.posted.filter((p) => p.frame === i && p.data.type === 'specdec:height');
         return mine.length && Math.round(f.getBoundingClientRect().height) === mine[mine.length - 1].data.height;
     })""")
-    # A resize loop would keep posting: let every frame draw twenty more times, then count.
-    for frame in page.frames[1:]:
+    # A resize loop would keep posting: let every frame draw twenty more times, then count. Each
+    # frame is brought into view first: Chromium draws no frames in a cross-origin frame off screen.
+    for i, frame in enumerate(page.frames[1:]):
+        page.locator("iframe").nth(i).scroll_into_view_if_needed()
         frame.evaluate("() => new Promise((r) => { let n = 20; const f = () => (--n ? requestAnimationFrame(f) : r()); requestAnimationFrame(f); })")
     return page.evaluate("""() => [...document.getElementsByTagName('iframe')].map((f, i) => ({
         height: f.getBoundingClientRect().height,
