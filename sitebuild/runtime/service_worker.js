@@ -7,7 +7,8 @@
 // - Pages: the network first (a page from the network is checked against this build's hash);
 //   offline, the cached page. A page that is not this build's (a new build is deployed, or the
 //   development server, which adds its reload script) means this worker is out of date: it
-//   empties its cache, so it serves nothing of its own build again, and asks for its update.
+//   empties its cache, so it serves nothing of its own build again. The update is the page's to ask
+//   for (sim-start.js registers the worker again once the bench is live), never this worker's.
 // - Files of this build (by path; a `?v=` version that is not this build's passes through): the
 //   cache first, else the network (stored if its bytes are this build's).
 // - The runtime's .wasm: the network (the browser's HTTP cache) first, then the cache (see below).
@@ -22,7 +23,13 @@ const ROOT = new URL("./", self.location.href).href;
 const IMMUTABLE = /^(py|pyodide)\//;
 const WASM = /^pyodide\/.*\.wasm$/;
 // Set once a page from the network is not this build's: from then on this worker stores nothing.
+// The browser may stop this worker and start it again (a fresh `retired`), so a retired worker
+// is also known by its cache being gone: it made the cache at install and deletes it on retiring.
 let retired = false;
+
+async function isRetired() {
+  return retired || !(await caches.has(CACHE));
+}
 
 async function shortHash(response) {
   const digest = await crypto.subtle.digest("SHA-256", await response.arrayBuffer());
@@ -36,7 +43,7 @@ async function isOurs(response, path) {
 // Fetch a file of this build and store it, if the bytes are this build's; the response either way.
 async function fetchAndKeep(request, path) {
   const response = await fetch(request, { cache: IMMUTABLE.test(path) ? "default" : "no-cache" });
-  if (!retired && (await isOurs(response, path))) {
+  if (!(await isRetired()) && (await isOurs(response, path))) {
     const cache = await caches.open(CACHE);
     await cache.put(ROOT + path, response.clone());
   }
@@ -71,9 +78,9 @@ self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.type === "keep" && event.data.urls) || [];
   const paths = urls.map((url) => pathOf(new URL(url, ROOT)));
   if (retired) return;
-  event.waitUntil(Promise.all(paths.filter((path) => path !== null && path in FILES).map(async (path) => {
+  event.waitUntil(isRetired().then((gone) => gone ? [] : Promise.all(paths.filter((path) => path !== null && path in FILES).map(async (path) => {
     if (!(await caches.match(ROOT + path, { cacheName: CACHE }))) await fetchAndKeep(ROOT + path, path);
-  })).catch(() => {}));
+  }))).catch(() => {}));
 });
 
 function pathOf(url) {
@@ -96,7 +103,9 @@ async function page(request, path) {
   } else if (response.ok) {
     retired = true; // another build's page: serve and store nothing of this build from now on
     await caches.delete(CACHE);
-    self.registration.update().catch(() => {});
+    // No self.registration.update() here: Chrome counts a worker's own update as work it has in
+    // flight, and the new build's worker (skipWaiting) cannot take over while the old one has work,
+    // so the two waited on each other for Chrome's five-minute limit while the page stayed open.
   }
   return response;
 }

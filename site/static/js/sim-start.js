@@ -45,14 +45,19 @@ export function simClient(data = document.body.dataset) {
 // install takes them from the browser's cache instead of competing with them), register the site's
 // service worker (sitebuild/runtime/service_worker.js) and ask it to keep this language's snapshot,
 // which it did not see go by: every worker of the registration is asked, since a new build's may
-// still be installing (the old build's ignores it). A browser or frame without service workers
-// simply goes without.
+// still be installing (the old build's ignores it), and so is a new build's worker when it takes
+// over this page later (the browser looks for it after a navigation, maybe after this). A browser
+// or frame without service workers simply goes without.
 async function keepForOffline(data) {
   if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
   try {
+    const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      const worker = navigator.serviceWorker.controller;
+      if (worker) worker.postMessage(message);
+    });
     await navigator.serviceWorker.register(data.serviceWorker, { updateViaCache: "none" });
     const registration = await navigator.serviceWorker.ready;
-    const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
     for (const worker of new Set([registration.installing, registration.waiting, registration.active])) {
       if (worker) worker.postMessage(message);
     }
