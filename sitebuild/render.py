@@ -168,7 +168,7 @@ def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
         }
         sections = [render_section(s, values) for s in language_content.sections]
         for section, shown in zip(language_content.sections, sections):
-            shown["try"] = tryit.render(section, values, spec) if section.is_chapter else None
+            shown["try"] = tryit.render(section, values, spec) if (section.is_chapter or "try" in section.meta) else None
         rendered[lang] = (sections, pictures[lang])
     return rendered
 

@@ -161,7 +161,7 @@ def test_bench_works_from_the_keyboard_alone(shared_bench):
     reset(page)
     wanted = {
         "button.b-play", "button.b-step", "button.b-new", "select[name=draft]", "input[name=gamma]",
-        "input[name=batch]", "select[name=speed]", "input[name=greedy]", "input[name=rule]",
+        "input[name=batch]", "select[name=speed]", "select[name=temperature]", "input[name=rule]",
         "button.b-round", "button.b-clear", ".b-part-ring", ".b-tab",
     }
     # From the top of the page: the second skip link goes to the bench, and the bench's first
@@ -189,10 +189,10 @@ def test_bench_works_from_the_keyboard_alone(shared_bench):
                 page.keyboard.press("ArrowRight")
                 settle(page)
                 assert page.locator("#b [data-value-of=gamma]").inner_text() == "5"
-            elif hit == "input[name=greedy]":
-                page.keyboard.press("Space")
+            elif hit == "select[name=temperature]":
+                page.keyboard.press("ArrowUp")  # from 1 to 0.7 (the options in the settings' order)
                 settle(page)
-                assert query_of(page)["greedy"] == "1"
+                assert query_of(page)["temperature"] == "0.7"
             elif hit == "button.b-round":
                 page.keyboard.press("Enter")
                 settle(page)
@@ -391,7 +391,38 @@ def test_a_link_opened_cold_replays_quickly(new_page, site_url):
     act = next(t["ms"] for t in timings if t["command"] == "act")
     assert act < 2000, timings
     assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
-    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
-                                              "seed": 1, "rule": "typical", "gpu": "h100-sxm",
+    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "candidates": 1, "temperature": 1,
+                                              "top_p": 1, "batch": 1, "seed": 1, "rule": "typical", "gpu": "h100-sxm",
                                               "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
     assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet
+
+
+def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site):
+    """Issue 21: a link sets candidates=3, temperature=0.7 and top_p=0.9; after three more passes
+    the head lights 1 + 3 gamma lanes, the controls say the settings, and the tape, the lanes and
+    the bridge's checks are those of the CPython replay of the same state (on the page's models)."""
+    import json
+
+    from sim.session import open_session
+
+    page = shared_bench("en")
+    reset(page, "?candidates=3&temperature=0.7&top_p=0.9&seed=5")
+    run(page, [{"type": "step", "count": 3}])
+    state = bench_state(page)
+    assert state["steps"] == 4 and {k: state["settings"][k] for k in ("candidates", "temperature", "top_p")} == \
+        {"candidates": 3, "temperature": 0.7, "top_p": 0.9}
+    shown = snapshot(page)
+    assert (shown["controls"]["candidates"], shown["controls"]["temperature"], shown["controls"]["top_p"]) == \
+        ("3", "0.7", "0.9")
+    session = open_session((built_site / "models" / "en.json").read_text(encoding="utf-8"))
+    view = json.loads(session.handle("view", json.dumps({"state": state})))["result"]
+    lanes = 1 + 3 * state["settings"]["gamma"]
+    assert page.locator("#b .b-lane.b-lit").count() == lanes == view["drawing"]["machine"]["lanes_lit"]
+    tape = page.locator("#b .b-tape .b-tok .b-tok__text").all_text_contents()
+    assert tape == [t["text"] for t in view["tape"]["tokens"]]
+    checks = page.locator("#b .b-checks li").all_text_contents()
+    assert len(checks) == len(view["pass"]["checks"]) >= 1
+    assert all(c["text"] in line for c, line in zip(view["pass"]["checks"], checks))
+    assert f"({len(checks)})" in page.locator("#b .b-checks-box summary").text_content()  # folded, with their count
+    assert query_of(page)["candidates"] == "3" and query_of(page)["temperature"] == "0.7"
+    assert not page.console_errors, page.console_errors

@@ -49,7 +49,7 @@ export function settingsLine(settings) {
     draft: DRAFTS[settings.draft](),
     gamma: settings.gamma,
     batch: format.int(settings.batch),
-    mode: settings.greedy ? text("b_mode_greedy") : text("b_mode_sampling"),
+    mode: settings.temperature === 0 ? text("b_mode_greedy") : text("b_mode_sampling"),
     rule: RULES[settings.rule](),
   });
 }

@@ -11,6 +11,13 @@ const KIND_NAMES = {
   replacement: () => text("b_kind_replacement"),
   bonus: () => text("b_kind_bonus"),
 };
+// What follows a rejected candidate (sim.bench.replay.checks names it).
+const THEN = {
+  next_residual: (tokens) => text("b_check_next_residual", { tokens }),
+  next_p: (tokens) => text("b_check_next_p", { tokens }),
+  draw_residual: (tokens) => text("b_check_draw_residual", { tokens }),
+  draw_p: (tokens) => text("b_check_draw_p", { tokens }),
+};
 const VERDICT_NAMES = { kept: () => text("mark_kept"), rejected: () => text("mark_rejected"), void: () => text("mark_void") };
 
 // --- the tape ----------------------------------------------------------------------------------
@@ -74,13 +81,33 @@ export class BridgeView {
     this.meters = [...root.querySelectorAll(".b-meter")];
     this.table = root.querySelector(".b-bridge-table tbody");
     this.modes = [...root.querySelectorAll(".b-bridge-mode")];
+    this.checks = root.querySelector(".b-checks");
+    this.checksBox = root.querySelector(".b-checks-box");
+    this.checksTitle = root.querySelector(".b-checks-title");
     this.shown = [];
+  }
+
+  // Each candidate checked in turn (view.pass.checks), and after a rejection what comes next.
+  drawChecks(pass) {
+    const checks = pass ? pass.checks : [];
+    this.checksBox.hidden = !checks.length;
+    this.checksTitle.textContent = text("b_checks_title", { n: checks.length });
+    this.checks.replaceChildren(...checks.map((c) => {
+      let line = text("b_check_line", {
+        i: c.guess, j: c.candidate, k: c.of, token: c.text, r: c.r == null ? "—" : format.num(c.r, 2),
+        ratio: format.num(c.ratio, 2), verdict: VERDICT_NAMES[c.verdict](),
+      });
+      const tokens = c.then_tokens.map((t) => t.text).join(text("b_list_sep"));
+      if (c.then) line += " " + THEN[c.then](tokens);
+      return el("li", null, line);
+    }));
   }
 
   draw(view, animate = false) {
     const pass = view.pass;
     this.shown = view.drawing.bridge;
     for (const note of this.modes) note.hidden = !pass || note.dataset.mode !== pass.mode;
+    this.drawChecks(pass);
     this.meters.forEach((_, i) => (animate ? this.waiting(i) : this.showMeter(i, false)));
     this.table.replaceChildren(...(pass ? pass.guesses : []).map((g) => {
       const row = el("tr");
@@ -167,6 +194,11 @@ export class ReadoutsView {
     const f = format;
     const rf = ro.roofline;
     this.out(".b-alpha", f.num(ro.alpha, 3));
+    this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
+    this.root.querySelector(".b-tpp-formula-line").hidden = ro.candidates > 1;  // a line's formula, or the tree's
+    this.root.querySelector(".b-tpp-formula-tree").hidden = ro.candidates < 2;
+    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
+    this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
     this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
     this.out(".b-speedup", f.num(ro.speedup, 2));
