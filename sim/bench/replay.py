@@ -189,6 +189,7 @@ class Replays:
             "bonus": step["bonus"],
             "rejected": _rejected(step),
             "checks": checks(step["positions"]),
+            "choice": None if settings.greedy or settings.rule == "typical" else first_choice(step["positions"]),
             "lanes_per_sequence": step["lanes_per_sequence"],
             "lanes": settings.batch * step["lanes_per_sequence"],
             "exactness": {"context_text": step["context_text"], **table},
@@ -277,6 +278,25 @@ def checks(positions: list) -> list[dict]:
                         "r": c["r"], "ratio": c["ratio"], "verdict": c["verdict"], "then": kind,
                         "then_tokens": then["tokens"] if then else []})
     return out
+
+
+def first_choice(positions: list) -> dict | None:
+    """Why the first guess came out as it did (the exactness view's note): the candidate kept (its
+    place among the k, what it was checked against: p, or the residual the rejections before it
+    left) or, with every candidate rejected, what the token was drawn from."""
+    if not positions:
+        return None
+    listed = positions[0]["candidates"]
+    checked = [c for c in listed if c["checked"]]
+    rejected = [c["text"] for c in checked if c["verdict"] == "rejected"]
+    kept = next((j for j, c in enumerate(listed) if c["checked"] and c["verdict"] == "kept"), None)
+    if kept is not None:
+        c = listed[kept]
+        before = listed[kept - 1].get("next_against") if kept else None
+        return {"kept": kept + 1, "of": len(listed), "text": c["text"], "r": c["r"], "ratio": c["ratio"],
+                "rejected": rejected, "against": before["kind"] if before else "p"}
+    last = checked[-1].get("next_against") if checked else None
+    return {"kept": None, "of": len(listed), "rejected": rejected, "drawn_from": last["kind"] if last else "p"}
 
 
 def verdicts() -> list:

@@ -424,5 +424,8 @@ def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site)
     assert len(checks) == len(view["pass"]["checks"]) >= 1
     assert all(c["text"] in line for c, line in zip(view["pass"]["checks"], checks))
     assert f"({len(checks)})" in page.locator("#b .b-checks-box summary").text_content()  # folded, with their count
+    # the exactness view's line: which candidate of the first guess was kept and why (view.pass.choice)
+    choice, why = view["pass"]["choice"], page.locator("#b .b-exact-why").text_content()
+    assert all(f"“{t}”" in why for t in choice["rejected"] + ([choice["text"]] if choice["kept"] else []))
     assert query_of(page)["candidates"] == "3" and query_of(page)["temperature"] == "0.7"
     assert not page.console_errors, page.console_errors

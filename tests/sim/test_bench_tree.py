@@ -152,6 +152,36 @@ def test_several_candidates_at_a_temperature_through_the_session(sessions, sim_l
     assert seen_rejection
 
 
+def test_the_exactness_view_says_which_candidate_was_kept_and_why(sessions):
+    """The pass view's `choice` (the exactness view's line) agrees with the bridge's checks of the
+    first guess: the kept candidate, the rejected ones before it and what it was checked against
+    (the residual under the exact rule, p again under "keep any survivor"), or, all rejected, what
+    the token was drawn from; greedy and typical have none. The seeds are searched until each case
+    shows, so the test cannot pass on passes that never reject."""
+    s = sessions["en"]
+    seen = set()
+    for rule, against in (("exact", "residual"), ("keep_any_survivor", "p")):
+        for seed in range(40):
+            settings = {**bench.DEFAULTS, "candidates": 3, "rule": rule, "seed": seed}
+            shown = ok(s, "view", {"state": {"settings": settings, "steps": 1, "rounds": 0}})["pass"]
+            choice, first = shown["choice"], [c for c in shown["checks"] if c["guess"] == 1]
+            assert choice["of"] == 3 and choice["rejected"] == [c["text"] for c in first if c["verdict"] == "rejected"]
+            if choice["kept"] is None:
+                assert all(c["verdict"] == "rejected" for c in first) and len(first) == 3
+                assert choice["drawn_from"] == first[-1]["then"].removeprefix("draw_")
+                seen.add((rule, "drawn"))
+            else:
+                kept = first[-1]
+                assert kept["verdict"] == "kept" and kept["candidate"] == choice["kept"] == len(first)
+                assert (choice["text"], choice["r"], choice["ratio"]) == (kept["text"], kept["r"], kept["ratio"])
+                assert choice["against"] == ("p" if choice["kept"] == 1 else against)
+                seen.add((rule, "first" if choice["kept"] == 1 else "after"))
+    assert {("exact", "first"), ("exact", "after"), ("exact", "drawn"), ("keep_any_survivor", "after")} <= seen, seen
+    for other in ({"temperature": 0}, {"rule": "typical"}):
+        state = {"settings": {**bench.DEFAULTS, "candidates": 3, **other}, "steps": 1, "rounds": 0}
+        assert ok(s, "view", {"state": state})["pass"]["choice"] is None
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_tubes_reach_the_tempered_p_and_keep_any_survivor_drifts(sessions, sim_languages, lang):
     s, language = sessions[lang], sim_languages[lang]

@@ -243,9 +243,25 @@ export class ExactnessView {
     this.context = root.querySelector(".b-exact-context");
     this.beta = root.querySelector(".b-beta");
     this.table = root.querySelector(".b-exact-table tbody");
+    this.why = root.querySelector(".b-exact-why");
+  }
+
+  // Which candidate of the first guess was kept and why (view.pass.choice).
+  drawWhy(choice) {
+    this.why.hidden = !choice;
+    if (!choice) return;
+    const rejected = choice.rejected.map((t) => `“${t}”`).join(text("b_list_sep"));
+    if (choice.kept == null) {
+      this.why.textContent = choice.drawn_from === "residual" ? text("b_exact_why_drawn", { rejected }) : text("b_exact_why_drawn_p", { rejected });
+      return;
+    }
+    const vars = { token: choice.text, r: format.num(choice.r, 2), ratio: format.num(choice.ratio, 2), rejected, j: choice.kept, k: choice.of };
+    if (choice.kept === 1 && !choice.rejected.length) this.why.textContent = text("b_exact_why_first", vars);
+    else this.why.textContent = choice.against === "residual" ? text("b_exact_why_after", vars) : text("b_exact_why_after_p", vars);
   }
 
   draw(view) {
+    this.drawWhy(view.pass && view.pass.choice);
     const ex = view.pass && view.pass.exactness;
     const bars = view.drawing.exactness;
     this.context.textContent = ex ? ex.context_text : view.sentence.text;
