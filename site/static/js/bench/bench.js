@@ -33,7 +33,8 @@ export function startBench(config, frame = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
   const { spec, view } = JSON.parse(document.getElementById("bench-state").textContent);
-  const names = spec.parameters.map((p) => p.name);
+  // The bench's parameters, and the legacy ones its link replaces (an old link's greedy=1 goes).
+  const names = [...spec.parameters.map((p) => p.name), ...spec.legacy_parameters];
   const announcer = new Announcer(root);
   let booted = false;
 
