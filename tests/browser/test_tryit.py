@@ -194,7 +194,7 @@ def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(new_page, site
     assert page.evaluate(axe) == []
     # A prediction's fieldset (a radio group, a slider) before and after its comparison line.
     # The embed shows one chapter (embed.js's showChapter toggles b-shown); these are shown the same way.
-    for anchor in ("speedup", "readhead"):
+    for anchor in ("speedup", "serving"):  # radios; a rate's slider (its rule: predict.py)
         page.evaluate(f"() => document.getElementById('{anchor}').classList.add('b-shown')")
         assert page.evaluate(axe.replace("#exact", f"#{anchor}")) == []
         page.lang = "en"
