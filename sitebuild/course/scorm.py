@@ -24,7 +24,7 @@ LAUNCHER_FILES = ("launcher.js", "launcher.css")
 CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 # The strings the launcher's script words (strings.toml, "The course package's launcher").
-SCRIPT_STRINGS = ("course_progress", "course_completed", "course_recorded", "course_no_lms")
+SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted", "course_recorded", "course_no_lms")
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@
 kind "direction": the reader picks one of three options, the value after the actions higher
 than, about the same as, or lower than at the Try-it's start; the page reads both from the sim's
 view and says which it was. kind "range": the reader sets a slider, whose bounds and step are
-this module's rule for the value (from the bench's spec where a setting bounds it, so no one
-types them), and the page says how far the sim's answer fell from it.
+this module's rule for the value (from the bench's spec where a setting bounds it, from the
+roofline's ceiling for a rate in tokens a second, from the Try-it's own passes for the tokens on
+the tape; so no one types them), and the page says how far the sim's answer fell from it.
 
 Either way the options and the answer come from the view (sitebuild/tryit/values.py), never
 from typed numbers; the words of the options and of the comparison are each language's strings
@@ -17,6 +18,10 @@ a grade: a prediction is counted in the progress (site/static/js/progress.js), r
 """
 
 from __future__ import annotations
+
+import math
+
+from sim import roofline
 
 from ..errors import BuildError, nearest
 from .values import VALUES, page_form
@@ -28,6 +33,10 @@ NUMERIC = ("int", "num", "num2", "num3", "pct")
 SAME_WITHIN = 0.01
 # The three options of a direction, in the order shown (their words are predict_<option>).
 DIRECTIONS = ("up", "same", "down")
+# A slider a thumb can set from the keyboard: at most this many notches.
+NOTCHES = 40
+# The rates in tokens a second a range prediction may ask about (their slider: _rate_range).
+RATES = ("plain_tps", "plain_tps_cache", "spec_tps", "spec_tps_cache")
 FIX = ('predict = {kind = "direction" or "range", value = "<a value of sitebuild/tryit/values.py>", '
        'question = "…"}')
 
@@ -46,6 +55,36 @@ def ranges(spec: dict) -> dict:
         "tpp": (1, most, 0.25), "tpp_formula": (1, most, 0.25), "speedup": (0, most, 0.25),
         "pass_kept": (0, most - 1, 1), "pass_written": (1, most, 1), "pass_lanes": (1, most, 1),
     }
+
+
+def _nice_step(top: float) -> float:
+    """The smallest 1, 2 or 5 times a power of ten that cuts 0 to `top` into at most NOTCHES."""
+    power = 10 ** math.floor(math.log10(top / NOTCHES))
+    return next(k * power for k in (1, 2, 5, 10) if top / (k * power) <= NOTCHES)
+
+
+def _rate_range(spec: dict) -> tuple:
+    """A rate's slider: none to the arithmetic's ceiling on the fastest GPU and model the bench
+    offers. Every token written costs at least one lane's arithmetic, so no way of decoding, plain
+    or speculative, batched or not, writes faster (roofline.arithmetic_seconds of one token)."""
+    hardware = spec["hardware"]
+    ceiling = max(1 / roofline.arithmetic_seconds(roofline.gpu(g["key"]), roofline.model(m["key"]))
+                  for g in hardware["gpus"] for m in hardware["models"])
+    step = _nice_step(ceiling)
+    return (0, math.ceil(ceiling / step) * step, step)
+
+
+def _written_range(block: dict, spec: dict) -> tuple | None:
+    """The tape's tokens after a Try-it that starts from an empty tape and only makes a number of
+    passes: each pass writes at least one token and at most γ + 1 (γ the start's, or the bench's
+    default). None for any other Try-it, whose tape the build cannot bound."""
+    start = block.get("start", {})
+    steps = [a for a in block["actions"] if a.get("type") == "step" and "until" not in a]
+    if start.get("steps") != 0 or len(steps) != len(block["actions"]):
+        return None
+    gamma = start.get("gamma", spec["default_state"]["settings"]["gamma"])
+    passes = sum(a.get("count", 1) for a in steps)
+    return (passes, passes * (gamma + 1), 1)
 
 
 def check_predict(section, block: dict, spec: dict) -> dict | None:
@@ -82,7 +121,12 @@ def check_predict(section, block: dict, spec: dict) -> dict | None:
              "predict a number: " + ", ".join(n for n, v in VALUES.items() if v.format in NUMERIC)[:120] + ", …")
     checked = {"kind": kind, "value": name, "question": entry["question"]}
     if kind == "range":
-        slider = ranges(spec)
+        slider = {**ranges(spec), **dict.fromkeys(RATES, _rate_range(spec))}
+        if name == "written":
+            slider["written"] = _written_range(block, spec)
+            if slider["written"] is None:
+                fail("a range prediction of 'written' needs a Try-it that starts from an empty tape and only steps",
+                     "start = {steps = 0} and actions of {type = \"step\"} (a count, no until); or predict pass_written")
         if name not in slider:
             close = nearest(name, slider)
             fail(f"a range prediction of {name!r} has no slider" + (f" (nearest: {close})" if close else ""),

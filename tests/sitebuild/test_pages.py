@@ -92,3 +92,40 @@ def test_page_metadata(built_site, base_url_site, lang):
         html = (site / f"{lang}/specdec/index.html").read_text(encoding="utf-8")
         for needle in needles + extra:
             assert needle in html, needle
+
+
+class ModuleLinks(HTMLParser):
+    """The head's modulepreload links and the body's async module scripts, as written."""
+
+    def __init__(self):
+        super().__init__()
+        self.preloads, self.async_modules, self._in_head = [], [], False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "head":
+            self._in_head = True
+        elif tag == "body":
+            self._in_head = False
+        elif tag == "link" and attrs.get("rel") == "modulepreload":
+            assert self._in_head, f"modulepreload outside <head>: {attrs['href']}"
+            self.preloads.append(attrs["href"])
+        elif tag == "script" and attrs.get("type") == "module" and "async" in attrs:
+            self.async_modules.append(attrs["src"])
+
+
+@pytest.mark.parametrize("route", PAGES)
+def test_the_head_preloads_the_worker_start_and_its_imports(built_site, route):
+    """The head asks for sim-start.js and what it imports (docs/architecture.md): a preload that
+    is not the very address the module graph asks for would download a file twice."""
+    import posixpath
+
+    links = ModuleLinks()
+    links.feed((built_site / route).read_text(encoding="utf-8"))
+    (start,) = [src for src in links.async_modules if src.endswith("/sim-start.js")]
+    source = (built_site / "static" / "js" / "sim-start.js").read_text(encoding="utf-8")
+    imports = re.findall(r'^import .* from "(\./[\w-]+\.js)";$', source, re.M)
+    assert imports, "sim-start.js imports nothing: the preloads name what it no longer needs"
+    folder = posixpath.dirname(start)
+    wanted = [start] + [posixpath.join(folder, name[2:]) for name in imports]
+    assert links.preloads == wanted

@@ -251,7 +251,7 @@ def test_the_built_page_holds_one_waiting_block_per_chapter(built_site):
 PREDICT = 'predict = {kind = "direction", value = "alpha", question = "α will be…"}'
 WITH_PREDICT = GOOD.replace("\n+++\n\nBody.", f"\n{PREDICT}\n+++\n\nBody.")
 # What each chapter's prediction must come to on the sim (the chapters' own claims, as tryit_expect checks them).
-PREDICTED = {"alpha": "down", "speedup": "down"}
+PREDICTED = {"alpha": "down", "speedup": "down", "exact": "up", "lab": "down"}
 
 
 def _check_prediction(anchor, predict, start, end):
@@ -280,11 +280,37 @@ def test_a_prediction_becomes_the_pages_data(tmp_path):
     assert page_data(no_predict, "", "bridge")["predict"] is None
 
 
+def test_the_sliders_of_rates_and_of_the_tape_follow_the_roofline_and_the_passes(tmp_path):
+    """A rate's slider ends at the arithmetic's ceiling of the fastest GPU and model (one token's
+    arithmetic, roofline.arithmetic_seconds), rounded up to a notch; the tape's tokens after n
+    passes from an empty tape run from n to n (γ + 1), γ the start's or the bench's default."""
+    from sim import roofline
+
+    ceiling = max(1 / roofline.arithmetic_seconds(roofline.gpu(g), roofline.model(m))
+                  for g in roofline.GPUS for m in roofline.MODELS)
+    three = WITH_PREDICT.replace('kind = "direction", value = "alpha"', 'kind = "range", value = "spec_tps"')
+    low, high, step = (page_data(checked(section_from(tmp_path, three), SPEC), "", "bridge")["predict"][k]
+                       for k in ("min", "max", "step"))
+    assert low == 0 and ceiling <= high < ceiling + step and high / step <= 40 and high % step == 0
+    written = three.replace('value = "spec_tps"', 'value = "written"').replace(
+        '{type = "step", until = "rejected"},\n  {snapshot = "later"},\n  {type = "set", name = "gamma", value = 6},',
+        '{type = "step"},\n  {type = "step", count = 2},').replace("actions = [", "start = {steps = 0}\nactions = [")
+    written = written.replace("{alpha@start} to {alpha@later}", "{alpha@start} to {alpha}")
+    data = page_data(checked(section_from(tmp_path, written), SPEC), "", "bridge")["predict"]
+    gamma = SPEC["default_state"]["settings"]["gamma"]
+    assert (data["min"], data["max"], data["step"]) == (3, 3 * (gamma + 1), 1)
+    narrow = written.replace("start = {steps = 0}", "start = {steps = 0, gamma = 2}")
+    data = page_data(checked(section_from(tmp_path, narrow), SPEC), "", "bridge")["predict"]
+    assert (data["min"], data["max"]) == (3, 9)
+
+
 @pytest.mark.parametrize("old, new, message", [
     ('kind = "direction"', 'kind = "directon"', "predict's kind 'directon' is not one of direction, range (nearest: direction)"),
     ('value = "alpha"', 'value = "alpah"', "predict's value 'alpah' is not a value the page can report (nearest: alpha)"),
     ('value = "alpha"', 'value = "pass_text"', "predict's value 'pass_text' is quoted text, not a number to predict"),
     ('kind = "direction", value = "alpha"', 'kind = "range", value = "c"', "a range prediction of 'c' has no slider"),
+    ('kind = "direction", value = "alpha"', 'kind = "range", value = "written"',
+     "a range prediction of 'written' needs a Try-it that starts from an empty tape and only steps"),
     ('question = "α will be…"', 'question = " "', "predict's question is empty or not text"),
     ('question = "α will be…"', 'asked = "α will be…"', "predict has no key 'asked'"),
     ('kind = "direction", ', '', "predict lacks kind"),

@@ -13,6 +13,7 @@ export function wireFocusMode() {
   function set(on) {
     if (on) scrolled = window.scrollY;
     bench.dataset.fill = on ? "on" : "off";
+    document.documentElement.dataset.fill = bench.dataset.fill; // frames.css: the page behind stays still
     for (const node of [...behind, article]) node.inert = on;
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.textContent = on ? button.dataset.off : button.dataset.on;

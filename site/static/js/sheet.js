@@ -18,6 +18,7 @@ export function wireSheet() {
   const figure = bench.querySelector(".b-machine-panel");
   function setOpen(open) {
     bench.dataset.sheet = open ? "open" : "closed";
+    document.documentElement.dataset.sheet = bench.dataset.sheet; // frames.css: the page behind stays still
     for (const node of [...outside, article]) node.inert = open;
     if (figure) figure.inert = NARROW.matches && !open;
   }

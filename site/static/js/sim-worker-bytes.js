@@ -55,8 +55,8 @@ async function countBody(body, onBytes) {
 }
 
 // Pyodide fetches the wasm, the stdlib, the lock and the wheel itself; a copy of each response
-// body (response.clone()) is counted, so Pyodide keeps the real response (and the browser its
-// compiled-wasm cache, which is keyed by the response's URL).
+// body (response.clone()) is counted, so Pyodide keeps the real response (and compiles the .wasm
+// as it streams in).
 export function countPyodideFetches(meter, names) {
   const realFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {

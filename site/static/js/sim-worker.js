@@ -161,7 +161,7 @@ async function withoutDownloads(start, run) {
 }
 
 // The bytes of the .wasm, from a copy of the response to Pyodide's own request for it (Pyodide
-// compiles the response itself, so the browser keeps its compiled-code cache for that address).
+// compiles the response itself, as it streams in; the copy costs no second download).
 function wasmBytes(url) {
   return new Promise((resolve, reject) => {
     const realFetch = self.fetch;

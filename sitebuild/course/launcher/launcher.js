@@ -7,15 +7,18 @@
 //                             rule holds (site/static/js/progress.js); never set back
 //   cmi.core.lesson_location  the chapter shown (its anchor)
 //   cmi.suspend_data          the bench's link (its query) and the progress, one query string:
-//                             <the bench's parameters>&course-chapters=a.b&course-tried=a
+//                             <the bench's parameters>&course-chapters=a.b&course-tried=a&course-predicted=a
 //                             (at most 4,096 characters, SCORM 1.2's limit: a longer bench link
 //                             is left out, the progress kept)
+//   cmi.interactions.n        one per chapter whose Try-it first ran with a prediction: id
+//                             "predict-<anchor>", its time, result "neutral" (counted, not scored;
+//                             the guess itself is not sent)
 //   cmi.core.exit "suspend" and cmi.core.session_time as the page goes, then LMSFinish.
 import { inOrder, isComplete, TRIES_NEEDED } from "./static/js/progress.js";
 
 const SUSPEND_LIMIT = 4096;
 const COMMIT_EVERY_MS = 10_000; // an LMS commit may be a request to its server: not after every action
-const KEYS = { chapters: "course-chapters", tried: "course-tried" };
+const KEYS = { chapters: "course-chapters", tried: "course-tried", predicted: "course-predicted" };
 
 const data = JSON.parse(document.getElementById("launcher-data").textContent);
 const all = data.chapters;
@@ -65,6 +68,15 @@ class Lms {
     this.lastCommit = Date.now();
     this.api.LMSCommit("");
   }
+  // SCORM 1.2's interactions are written, never read back: the next one is at _count. An LMS
+  // without them answers "" and refuses the values, which changes nothing else.
+  interaction(id) {
+    if (!this.open) return;
+    const n = Number(this.get("cmi.interactions._count")) || 0;
+    this.api.LMSSetValue(`cmi.interactions.${n}.id`, id);
+    this.api.LMSSetValue(`cmi.interactions.${n}.time`, new Date().toTimeString().slice(0, 8)); // CMITime
+    this.api.LMSSetValue(`cmi.interactions.${n}.result`, "neutral");
+  }
   finish(seconds) {
     if (!this.open) return;
     this.open = false; // once, whichever of pagehide and beforeunload comes first
@@ -86,12 +98,14 @@ function readSuspend(text) {
   const params = new URLSearchParams(text || "");
   const list = (key) => inOrder(all, (params.get(key) || "").split("."));
   const bench = [...params].filter(([name]) => !Object.values(KEYS).includes(name));
-  return { chapters: list(KEYS.chapters), tried: list(KEYS.tried), bench: new URLSearchParams(bench).toString() };
+  return { chapters: list(KEYS.chapters), tried: list(KEYS.tried), predicted: list(KEYS.predicted),
+           bench: new URLSearchParams(bench).toString() };
 }
 
-function writeSuspend(bench, chapters, tried) {
+function writeSuspend(bench, chapters, tried, predicted) {
   const progress = new URLSearchParams([[KEYS.chapters, inOrder(all, chapters).join(".")],
-                                        [KEYS.tried, inOrder(all, tried).join(".")]]).toString();
+                                        [KEYS.tried, inOrder(all, tried).join(".")],
+                                        [KEYS.predicted, inOrder(all, predicted).join(".")]]).toString();
   const whole = bench ? `${bench}&${progress}` : progress;
   if (whole.length <= SUSPEND_LIMIT) return whole;
   console.warn(`specdec: the bench's link (${bench.length} characters) does not fit SCORM's suspend data; only the progress is kept`);
@@ -103,6 +117,7 @@ const lms = new Lms(findAPI(window.parent !== window ? window.parent : null) || 
 const saved = readSuspend(lms.get("cmi.suspend_data"));
 const chapters = new Set(saved.chapters);
 const tried = new Set(saved.tried);
+const predicted = new Set(saved.predicted);
 let bench = saved.bench;
 let chapter = all.includes(lms.get("cmi.core.lesson_location")) ? lms.get("cmi.core.lesson_location") : all[0];
 let status = lms.get("cmi.core.lesson_status");
@@ -115,14 +130,16 @@ function report() {
   else if (!done()) status = "incomplete";
   lms.set("cmi.core.lesson_status", status);
   lms.set("cmi.core.lesson_location", chapter);
-  lms.set("cmi.suspend_data", writeSuspend(bench, [...chapters], [...tried]));
+  lms.set("cmi.suspend_data", writeSuspend(bench, [...chapters], [...tried], [...predicted]));
   lms.commit(status !== before); // a new status at once; the rest within COMMIT_EVERY_MS
   const needed = Math.min(TRIES_NEEDED, all.length);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => values[key]);
-  line.textContent = complete
+  const guesses = inOrder(all, [...predicted]).length;
+  line.textContent = (complete
     ? fill(t.course_completed, { needed })
     : fill(t.course_progress, { shown: inOrder(all, [...chapters]).length, all: all.length,
-                                tried: Math.min(inOrder(all, [...tried]).length, needed), needed });
+                                tried: Math.min(inOrder(all, [...tried]).length, needed), needed }))
+    + (guesses ? fill(t.course_predicted, { predicted: guesses }) : "");
   select.value = chapter;
   previous.disabled = chapter === all[0];
   next.disabled = chapter === all[all.length - 1];
@@ -144,6 +161,11 @@ window.addEventListener("message", (event) => {
   } else if (message.type === "specdec:progress") {
     for (const anchor of message.chapters || []) chapters.add(anchor);
     for (const anchor of message.tried || []) tried.add(anchor);
+    for (const anchor of inOrder(all, message.predicted || [])) {
+      if (predicted.has(anchor)) continue; // counted once, in this launch or an earlier one
+      predicted.add(anchor);
+      lms.interaction(`predict-${anchor}`);
+    }
     report();
   } else if (message.type === "specdec:state") {
     if (all.includes(message.chapter)) chapter = message.chapter;
