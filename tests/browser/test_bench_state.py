@@ -138,9 +138,11 @@ def accepted_values(p: dict) -> list[str]:
 
 
 def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
-    """Each loads without a page error or a message, the controls show it, and a following
-    control change updates the address bar. The loop runs in the page (one round trip per
-    parameter); it loads each value the way the page's start does."""
+    """Each loads without a page error or a message, the controls show it, the live region names a
+    chosen value as the settings form does, and a following control change updates the address
+    bar. The loop runs in the page (one round trip per parameter); it loads each value the way the
+    page's start does, and gives up on a load or a queue that does not settle in 20 s (a view that
+    threw used to leave every later action waiting: issue 21)."""
     page = shared_bench("en")
     page.console_errors.clear()
     spec = page.evaluate("() => JSON.parse(document.getElementById('bench-state').textContent).spec")
@@ -149,10 +151,17 @@ def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
             const api = window.specdecBench;
             const b = document.getElementById("b");
             const problems = [];
+            const settled = (promise, what) => Promise.race([promise, new Promise((_, fail) =>
+                setTimeout(() => fail(new Error(`${what} did not settle in 20 s`)), 20000))]);
             for (const value of values) {
                 const query = value === "" ? `?${p.name}` : `?${p.name}=${value}`;
                 history.replaceState(history.state, "", location.pathname + query);
-                await api.run([{ type: "load", query: [...new URLSearchParams(query)] }]);
+                try {
+                    await settled(api.run([{ type: "load", query: [...new URLSearchParams(query)] }]), "the load");
+                } catch (error) {
+                    problems.push(`${query}: ${error.message}`);
+                    break;
+                }
                 const state = api.getState().bench;
                 const got = p.role === "setting" ? state.settings[p.name] : state[p.name];
                 const wanted = p.kind === "int" || p.kind === "level" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
@@ -161,11 +170,25 @@ def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
                 const control = b.querySelector(`[data-setting=${p.name}]:not([type=radio])`);
                 if (control && control.type !== "checkbox" && control.value !== String(got)) problems.push(`${query}: the control shows ${control.value}`);
                 if (p.name === "rule" && !b.querySelector(`input[name=rule][value=${got}]`).checked) problems.push(`${query}: no radio`);
+                const label = b.querySelector(`#b-${p.name} option[value="${got}"], label[for="b-${p.name}-${got}"]`);
+                const live = b.querySelector(".b-live");
+                if (label && ["draft", "temperature", "rule"].includes(p.name)) {
+                    const said = await settled(new Promise((done) => {
+                        const look = () => (live.textContent.includes(label.textContent.trim()) ? done(true) : setTimeout(look, 20));
+                        look();
+                    }), "the summary").catch(() => false);
+                    if (!said) problems.push(`${query}: the summary does not say ${label.textContent.trim()}`);
+                }
                 const batch = state.settings.batch === 2 ? 3 : 2;
                 const slider = b.querySelector("input[name=batch]");
                 slider.value = String(batch);
                 slider.dispatchEvent(new Event("input", { bubbles: true }));
-                await api.idle();
+                try {
+                    await settled(api.idle(), "the queue");
+                } catch (error) {
+                    problems.push(`${query}: ${error.message}`);
+                    break;
+                }
                 if (new URLSearchParams(location.search).get("batch") !== String(batch)) problems.push(`${query}: the link kept its batch`);
             }
             return problems;

@@ -185,7 +185,7 @@ export function startBench(config, frame = {}) {
         const a = change.action;
         if (a.quiet || a.source === "play" && a.type === "step") break;
         if (a.type === "isolate") announcer.say(views.parts.isolation(state.ui.isolate));
-        else if (a.type !== "focus") announcer.say(summary(a, change.reply, state));
+        else if (a.type !== "focus") announcer.say(summary(a, change.reply, state, root));
         break;
       }
       case "error":
