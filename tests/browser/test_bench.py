@@ -430,4 +430,11 @@ def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site)
     choice, why = view["pass"]["choice"], page.locator("#b .b-exact-why").text_content()
     assert all(f"“{t}”" in why for t in choice["rejected"] + ([choice["text"]] if choice["kept"] else []))
     assert query_of(page)["candidates"] == "3" and query_of(page)["temperature"] == "0.7"
+    # α against temperature: the draft in use's row, its temperature marked (and only that one)
+    def alpha_t():
+        return page.evaluate("""() => [[...document.querySelectorAll('#b .b-alpha-t__draft:not([hidden])')].map((r) => r.dataset.draft),
+            [...document.querySelectorAll('#b .b-alpha-t__draft:not([hidden]) [aria-current=true]')].map((c) => c.dataset.temperature)]""")
+    assert alpha_t() == [["bigram"], ["0.7"]]
+    run(page, [{"type": "set", "name": "draft", "value": "unigram"}, {"type": "set", "name": "temperature", "value": 0}])
+    assert alpha_t() == [["unigram"], ["0"]]
     assert not page.console_errors, page.console_errors

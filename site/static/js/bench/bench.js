@@ -165,6 +165,9 @@ export function startBench(config, frame = {}) {
         drawAct(change, v);
         break;
       }
+      case "source":
+        views.readouts.source(state.source, state.bench.settings);
+        break;
       case "measuring":
         views.readouts.busy(true);
         break;

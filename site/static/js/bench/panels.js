@@ -174,6 +174,8 @@ export class ReadoutsView {
     this.measuring = root.querySelector(".b-measuring");
     this.curve = root.querySelector("svg.b-curve");
     this.greedyNote = root.querySelector(".b-greedy-note");
+    this.alphaT = root.querySelector(".b-alpha-t");
+    this.ownText = false; // the models in use are a reader's text (source())
   }
 
   out(selector, value) {
@@ -215,7 +217,28 @@ export class ReadoutsView {
       this.out(".b-rf-fit-text", text("b_fit_short", { model: rf.model, gpu: rf.gpu, weights: f.num(rf.weights_gb, 1), memory: f.int(rf.memory_gb) }));
     }
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
+    this.drawAlphaT(ro.settings);
     this.drawCurve(ro.curve_drawing);
+  }
+
+  // α against temperature (the build's, on the book): the draft in use's row, its temperature marked.
+  drawAlphaT(settings) {
+    for (const row of this.alphaT.querySelectorAll(".b-alpha-t__draft")) {
+      row.hidden = this.ownText || row.dataset.draft !== settings.draft;
+    }
+    for (const at of this.alphaT.querySelectorAll(".b-alpha-t__at")) {
+      const now = Number(at.dataset.temperature) === settings.temperature;
+      at.classList.toggle("b-alpha-t__at--now", now);
+      if (now) at.setAttribute("aria-current", "true");
+      else at.removeAttribute("aria-current");
+    }
+  }
+
+  // The models in use: the row is the book's, so a reader's own text hides it (and says why).
+  source(source, settings) {
+    this.ownText = source.source === "text";
+    this.alphaT.querySelector(".b-alpha-t__own").hidden = !this.ownText;
+    this.drawAlphaT(settings);
   }
 
   drawCurve(c) {
