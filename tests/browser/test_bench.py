@@ -422,6 +422,16 @@ def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site)
     assert page.locator("#b .b-lane.b-lit").count() == lanes == view["drawing"]["machine"]["lanes_lit"]
     tape = page.locator("#b .b-tape .b-tok .b-tok__text").all_text_contents()
     assert tape == [t["text"] for t in view["tape"]["tokens"]]
+    # the candidates the big model refused stand before the token written at their position, in the
+    # order tried (the last pass's): the tape's items in order, words and refusals
+    items = page.evaluate("""() => [...document.querySelectorAll('#b .b-tape > li')].map((li) =>
+        li.classList.contains('b-cand') ? '✕' + li.querySelector('.b-cand__text').textContent : li.querySelector('.b-tok__text').textContent)""")
+    first = len(tape) - view["pass"]["n_written"]
+    wanted = tape[:first]
+    for depth, written in enumerate(tape[first:]):
+        wanted += ["✕" + c["text"] for c in view["pass"]["positions"][depth]["candidates"] if c["checked"] and not c["kept"]]
+        wanted.append(written)
+    assert items == wanted and any(i.startswith("✕") for i in items)  # this pass refused some
     checks = page.locator("#b .b-checks li").all_text_contents()
     assert len(checks) == len(view["pass"]["checks"]) >= 1
     assert all(c["text"] in line for c, line in zip(view["pass"]["checks"], checks))

@@ -72,7 +72,7 @@ export function startBench(config, frame = {}) {
 
   function drawAll(v, fresh = 0) {
     views.machine.draw(v.drawing.machine);
-    views.tape.draw(v.tape, fresh);
+    views.tape.draw(v.tape, fresh, v.pass, v.state.settings.candidates);
     drawPanels(v);
     views.strip.draw(v);
   }
@@ -85,7 +85,7 @@ export function startBench(config, frame = {}) {
     views.exactness.draw(v);
     views.tubes.draw(v.tubes);
     if (!(await views.machine.animatePass(v.drawing.machine, views.bridge))) return false;
-    views.tape.draw(v.tape, v.pass.n_written);
+    views.tape.draw(v.tape, v.pass.n_written, v.pass, v.state.settings.candidates);
     views.strip.draw(v);
     return true;
   }
