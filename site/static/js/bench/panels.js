@@ -34,7 +34,12 @@ export class TapeView {
   clip() {
     const cuts = getComputedStyle(this.list).overflowY === "hidden"; // elsewhere the older rows scroll
     const top = this.list.getBoundingClientRect().top + this.list.clientTop;
-    for (const li of this.list.children) li.classList.toggle("b-tape-cut", cuts && li.getBoundingClientRect().top < top - 0.5);
+    const newest = this.list.lastElementChild; // its row stays, even where the tape is shorter than a row
+    const newestTop = newest ? newest.getBoundingClientRect().top : 0;
+    for (const li of this.list.children) {
+      const at = li.getBoundingClientRect().top;
+      li.classList.toggle("b-tape-cut", cuts && at < top - 0.5 && at < newestTop - 0.5);
+    }
   }
 
   // index: the token's place on the tape. Beside the text frames.css lays the tape from its end
