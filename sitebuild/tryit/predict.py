@@ -185,11 +185,12 @@ def predict_data(predict: dict | None, why: str | None = None) -> dict | None:
 
 def outcome(predict: dict, before: float, after: float, guess) -> str:
     """Which comparison line the page shows (the same rule as tryit.js's compare(); tests use this):
-    direction: "right" or "wrong"; range: "close" (within a step), "high" or "low"."""
+    direction: "right" or "wrong"; range: "close" (no notch of the slider is nearer the answer:
+    within half a step, so a count's slider is close only when the count is right), "high" or "low"."""
     if predict["kind"] == "direction":
         return "right" if guess == direction(before, after) else "wrong"
     step = predict["range"][2]
-    if abs(guess - after) <= step * (1 + 1e-9):
+    if abs(guess - after) <= step / 2 * (1 + 1e-9):
         return "close"
     return "high" if guess > after else "low"
 

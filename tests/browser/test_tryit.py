@@ -125,7 +125,7 @@ def check_comparison(page, anchor: str, lang: str, made, result: dict) -> str:
     expected = strings["predict_" + outcome(rule, before, after, guess)].format(**values)
     if data["why"]:
         every = json.loads(page.locator(f"#{anchor} .try").get_attribute("data-try"))["values"]
-        expected += " " + filled(data["why"], every, result, lang)
+        expected = strings["predict_why"].format(compared=expected, why=filled(data["why"], every, result, lang))
     line = page.locator(f"#{anchor} .try__compare")
     assert line.is_visible() and line.locator(".try__compare-words").inner_text() == expected, anchor
     assert result["predicted"] is True

@@ -378,11 +378,14 @@ def test_both_languages_predict_the_same_thing(tmp_path):
 
 
 def test_the_comparison_rule():
-    """Right or wrong for a direction; close within a step, else high or low, for a slider
-    (site/static/js/tryit.js's compare() follows it; the browser test sees its words)."""
+    """Right or wrong for a direction; close on the notch nearest the answer (within half a step),
+    else high or low, for a slider: a count one off is not close (site/static/js/tryit.js's
+    compare() follows it; the browser test sees its words)."""
     way = {"kind": "direction"}
     assert [outcome(way, 0.6, after, "down") for after in (0.3, 0.599, 0.9)] == ["right", "wrong", "wrong"]
     assert direction(0.6, 0.598) == "same" and direction(0.6, 0.59) == "down" and direction(2, 3) == "up"
     slider = {"kind": "range", "range": (0, 1, 0.05)}
-    assert [outcome(slider, None, 0.5, guess) for guess in (0.55, 0.45, 0.6, 0.4)] == ["close", "close", "high", "low"]
-    assert outcome(slider, None, 0.5, 0.5) == "close"
+    assert [outcome(slider, None, 0.51, guess) for guess in (0.5, 0.55, 0.45, 0.6)] == ["close", "high", "low", "high"]
+    assert outcome(slider, None, 0.5, 0.5) == "close" and outcome(slider, None, 0.525, 0.55) == "close"  # a tie: both
+    count = {"kind": "range", "range": (1, 9, 1)}
+    assert [outcome(count, None, 5, guess) for guess in (5, 4, 6)] == ["close", "low", "high"]  # the bonus forgotten

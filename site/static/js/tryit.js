@@ -54,8 +54,9 @@ function fill(template, data, final, snapshots) {
 }
 
 // A prediction's comparison with the sim's answer (the rule of sitebuild/tryit/predict.py's
-// outcome()): a direction is right or wrong; a slider is close (within a step), high or low.
-// The chapter's why, if it gives one, follows in the same line (filled by the caller).
+// outcome()): a direction is right or wrong; a slider is close (on the notch nearest the answer,
+// within half a step), high or low. The chapter's why, if it gives one, follows in the same line
+// (filled by the caller).
 const DIRECTION_WORDS = () => ({ up: text("predict_up"), same: text("predict_same"), down: text("predict_down") });
 
 function direction(before, after, within) {
@@ -75,7 +76,7 @@ function compare(predict, guess, start, final) {
     return guess === actual ? text("predict_right", values) : text("predict_wrong", values);
   }
   const values = { guess: show(guess), after: show(after), gap: show(Math.abs(guess - after)) };
-  if (Math.abs(guess - after) <= predict.step * (1 + 1e-9)) return text("predict_close", values);
+  if (Math.abs(guess - after) <= (predict.step / 2) * (1 + 1e-9)) return text("predict_close", values);
   return guess > after ? text("predict_high", values) : text("predict_low", values);
 }
 
@@ -173,7 +174,7 @@ class TryIt {
       this.words.textContent = words;
       let compared = guess == null ? null : compare(this.data.predict, guess, snapshots.start, final);
       if (compared != null && this.data.predict.why) {
-        compared += ` ${fill(this.data.predict.why, this.data, final, snapshots).words}`;
+        compared = text("predict_why", { compared, why: fill(this.data.predict.why, this.data, final, snapshots).words });
       }
       if (this.compare) {
         this.compare.hidden = compared == null;
