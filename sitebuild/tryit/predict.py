@@ -9,10 +9,12 @@ than, about the same as, or lower than at the Try-it's start; the page reads bot
 view and says which it was. kind "range": the reader sets a slider, whose bounds and step are
 this module's rule for the value (from the bench's spec where a setting bounds it, from the
 roofline's ceiling for a rate in tokens a second, from the Try-it's own passes for the tokens on
-the tape; so no one types them), and the page says how far the sim's answer fell from it. `why`, if given, follows that comparison in
-the same line: the chapter's reason for the sim's answer, a template like the answer's (its
-{name} and {name@label} filled from the view, no typed number), so that the reader learns where
-the gap came from, not only its size.
+the tape; so no one types them), and the page says how far the sim's answer fell from it ("close"
+only on the notch nearest it: a count one off, the bonus token forgotten, is not close).
+
+`why`, if given, follows that comparison in the same line: the chapter's reason for the sim's
+answer, a template like the answer's (its {name} and {name@label} filled from the view, no typed
+number; values.placeholders), so that the reader learns where the gap came from, not only its size.
 
 Either way the options and the answer come from the view (sitebuild/tryit/values.py), never
 from typed numbers; the words of the options and of the comparison are each language's strings

@@ -2,7 +2,8 @@
 
 An answer template (and a prediction's why, sitebuild/tryit/predict.py) writes {name} for a value
 after the Try-it's actions, or {name@label} for its value at a snapshot the actions declare
-({snapshot = "label"}; "start" is the state the Try-it loads first); placeholders() checks one. The page (site/static/js/tryit.js) follows the path in the view the store holds
+({snapshot = "label"}; "start" is the state the Try-it loads first); placeholders() checks one.
+The page (site/static/js/tryit.js) follows the path in the view the store holds
 (`specdecBench.getState().view`, the sim's own answer) and formats the value in its language.
 So every number an answer shows is one the sim computed for the readouts, never a typed one.
 
