@@ -26,13 +26,15 @@ def render(section, values: dict, spec: dict, page: str | None = None) -> dict:
     """The block as the template shows it: button words, the question (Markdown), the data."""
     block = checked(section, spec)
     button, question, answer = (Piece(section, page, key) for key in ("button", "question", "answer"))
-    predict = None
+    predict = why = None
     if block["predict"] is not None:
         asked = Piece(section, page, "predict")
         predict = {**block["predict"], "question": asked.inline(asked.fill(block["predict"]["question"], values))}
+        if block["predict"]["why"] is not None:
+            why = asked.fill(block["predict"]["why"], values)
     return {
         "button": button.fill(block["button"], values),
         "question": question.inline(question.fill(block["question"], values)),
         "predict": predict,
-        "data": page_data(block, answer.fill(block["answer"], values), section.meta["part"]),
+        "data": page_data(block, answer.fill(block["answer"], values), section.meta["part"], why),
     }

@@ -6,7 +6,7 @@
     answer = "Pass {passes}: …{alpha@start}…"      # shown after the actions, filled from the view
     start = {rounds = 0}                           # optional: the state to begin from (a link)
     actions = [{type = "step", until = "rejected"}]
-    predict = {kind = "direction", value = "alpha", question = "…"}  # optional (predict.py)
+    predict = {kind = "range", value = "alpha", question = "…", why = "…"}  # optional (predict.py)
 
 The Try-it loads `start` (the bench's defaults for what it leaves out), runs the actions
 through the store, brings the chapter's own part into view, and shows the answer. Both
@@ -17,19 +17,14 @@ build refuses a digit typed in an answer.
 
 from __future__ import annotations
 
-import re
-
 from ..content import Section
 from ..errors import BuildError, nearest
 from .actions import ActionError, check_actions, start_query
 from .predict import check_predict, check_predict_parity, predict_data
-from .values import START, VALUES, page_form
+from .values import VALUES, TemplateError, page_form, placeholders
 
 KEYS = ("button", "question", "answer", "start", "actions", "predict")
 REQUIRED = ("button", "question", "answer", "actions")
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]*))?\}")
-JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-DIGIT = re.compile(r"[0-9０-９]+")
 TABLE_FIX = "each chapter's front matter ends with a [try] table: button, question, answer, actions (and start)"
 
 
@@ -106,38 +101,18 @@ def checked(section: Section, spec: dict) -> dict:
             line = section.key_line(err.key)
         raise BuildError(str(err), file=section.path, line=line, fix=err.fix) from None
     used = answer_placeholders(section, block["answer"], labels)
-    predict = check_predict(section, block, spec)
+    predict = check_predict(section, block, spec, labels)
     return {**block, "query": query, "labels": labels, "used": used, "predict": predict}
 
 
 def answer_placeholders(section: Section, answer: str, labels: set) -> list[str]:
-    """The answer's {name} and {name@label} placeholders, each checked; no typed numbers."""
+    """The answer's {name} and {name@label} placeholders, each checked (values.placeholders); and
+    every snapshot the actions declare is one the answer reports at."""
     line = section.key_line("answer")
-    plain = JINJA.sub(" ", answer)
-    used = []
-    for match in PLACEHOLDER.finditer(plain):
-        name, label = match.group(1), match.group(2)
-        if name not in VALUES:
-            close = nearest(name, VALUES)
-            raise BuildError(f"the answer uses {{{name}}}, which is not a value the page can report"
-                             + (f" (nearest: {close})" if close else ""), file=section.path, line=line,
-                             fix="use a value listed in sitebuild/tryit/values.py, or add it there")
-        if label is not None and label != START and label not in labels:
-            raise BuildError(f"the answer uses {{{name}@{label}}}, but the actions declare no snapshot {label!r}",
-                             file=section.path, line=line,
-                             fix=f'add {{snapshot = "{label}"}} to the actions, or use @start (the loaded state)')
-        used.append(match.group(0)[1:-1])
-    rest = PLACEHOLDER.sub(" ", plain)
-    if "{" in rest or "}" in rest:
-        raise BuildError("the answer has a brace that is not a placeholder", file=section.path, line=line,
-                         fix="a placeholder is {name} or {name@label}, e.g. {alpha} or {alpha@start}")
-    typed = DIGIT.search(rest)
-    if typed:
-        raise BuildError(f"the answer types the number {typed.group()}", file=section.path, line=line,
-                         fix="every number an answer gives comes from the bench: use a placeholder such as {gamma}")
-    if not used:
-        raise BuildError("the answer reports nothing from the bench", file=section.path, line=line,
-                         fix="an answer gives what the actions did, through placeholders such as {alpha}")
+    try:
+        used = placeholders(answer, labels, "the answer")
+    except TemplateError as err:
+        raise BuildError(str(err), file=section.path, line=line, fix=err.fix) from None
     unused = sorted(labels - {u.split("@")[1] for u in used if "@" in u})
     if unused:
         raise BuildError(f"the actions declare snapshot {unused[0]!r}, which the answer never uses",
@@ -166,11 +141,12 @@ def check_parity(a: Section, b: Section, block_a: dict, block_b: dict) -> None:
     check_predict_parity(a, b, block_a["predict"], block_b["predict"])
 
 
-def page_data(block: dict, answer: str, show: str) -> dict:
-    """What the page's runner reads (site/static/js/tryit.js)."""
+def page_data(block: dict, answer: str, show: str, why: str | None = None) -> dict:
+    """What the page's runner reads (site/static/js/tryit.js): the answer's words and a prediction's
+    why (each as rendered), and every value either fills in."""
     values = {}
-    for used in block["used"]:
+    for used in block["used"] + (block["predict"]["why_used"] if block["predict"] else []):
         name, _, label = used.partition("@")
         values[used] = {**page_form(VALUES[name]), "at": label or None}
     return {"start": block["query"], "actions": block["actions"], "show": show, "answer": answer, "values": values,
-            "predict": predict_data(block["predict"])}
+            "predict": predict_data(block["predict"], why)}

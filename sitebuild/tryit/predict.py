@@ -2,14 +2,19 @@
 
     [try]
     ...
-    predict = {kind = "direction", value = "alpha", question = "What will α do?"}
+    predict = {kind = "direction", value = "alpha", question = "What will α do?", why = "…{alpha}…"}
 
 kind "direction": the reader picks one of three options, the value after the actions higher
 than, about the same as, or lower than at the Try-it's start; the page reads both from the sim's
 view and says which it was. kind "range": the reader sets a slider, whose bounds and step are
 this module's rule for the value (from the bench's spec where a setting bounds it, from the
 roofline's ceiling for a rate in tokens a second, from the Try-it's own passes for the tokens on
-the tape; so no one types them), and the page says how far the sim's answer fell from it.
+the tape; so no one types them), and the page says how far the sim's answer fell from it ("close"
+only on the notch nearest it: a count one off, the bonus token forgotten, is not close).
+
+`why`, if given, follows that comparison in the same line: the chapter's reason for the sim's
+answer, a template like the answer's (its {name} and {name@label} filled from the view, no typed
+number; values.placeholders), so that the reader learns where the gap came from, not only its size.
 
 Either way the options and the answer come from the view (sitebuild/tryit/values.py), never
 from typed numbers; the words of the options and of the comparison are each language's strings
@@ -24,10 +29,11 @@ import math
 from sim import roofline
 
 from ..errors import BuildError, nearest
-from .values import VALUES, page_form
+from .values import VALUES, TemplateError, page_form, placeholders
 
 KINDS = ("direction", "range")
-KEYS = ("kind", "value", "question")
+KEYS = ("kind", "value", "question", "why")
+REQUIRED = ("kind", "value", "question")
 NUMERIC = ("int", "num", "num2", "num3", "pct")
 # Direction: a change smaller than this share of the larger value is "about the same".
 SAME_WITHIN = 0.01
@@ -38,7 +44,7 @@ NOTCHES = 40
 # The rates in tokens a second a range prediction may ask about (their slider: _rate_range).
 RATES = ("plain_tps", "plain_tps_cache", "spec_tps", "spec_tps_cache")
 FIX = ('predict = {kind = "direction" or "range", value = "<a value of sitebuild/tryit/values.py>", '
-       'question = "…"}')
+       'question = "…", why = "… {gamma} …" (optional)}')
 
 
 def _gamma_max(spec: dict) -> int:
@@ -54,6 +60,8 @@ def ranges(spec: dict) -> dict:
         "alpha": share, "busy": share, "plain_busy": share, "busy_cache": share,
         "tpp": (1, most, 0.25), "tpp_formula": (1, most, 0.25), "speedup": (0, most, 0.25),
         "pass_kept": (0, most - 1, 1), "pass_written": (1, most, 1), "pass_lanes": (1, most, 1),
+        # a rejected guess's p/q is below one: a guess at or above it is always kept
+        "rejected_ratio": share,
     }
 
 
@@ -87,8 +95,9 @@ def _written_range(block: dict, spec: dict) -> tuple | None:
     return (passes, passes * (gamma + 1), 1)
 
 
-def check_predict(section, block: dict, spec: dict) -> dict | None:
-    """The block's prediction, checked (None if it has none): its kind, value and slider."""
+def check_predict(section, block: dict, spec: dict, labels: set = frozenset()) -> dict | None:
+    """The block's prediction, checked (None if it has none): its kind, value, slider and why
+    (with the placeholders it uses; `labels`: the snapshots the Try-it's actions declare)."""
     entry = block.get("predict")
     if entry is None:
         return None
@@ -103,7 +112,7 @@ def check_predict(section, block: dict, spec: dict) -> dict | None:
         if key not in KEYS:
             close = nearest(key, KEYS)
             fail(f"predict has no key {key!r}" + (f" (nearest: {close})" if close else ""))
-    for key in KEYS:
+    for key in REQUIRED:
         if key not in entry:
             fail(f"predict lacks {key}")
     if not isinstance(entry["question"], str) or not entry["question"].strip():
@@ -119,7 +128,8 @@ def check_predict(section, block: dict, spec: dict) -> dict | None:
     if VALUES[name].format not in NUMERIC:
         fail(f"predict's value {name!r} is {VALUES[name].format} text, not a number to predict",
              "predict a number: " + ", ".join(n for n, v in VALUES.items() if v.format in NUMERIC)[:120] + ", …")
-    checked = {"kind": kind, "value": name, "question": entry["question"]}
+    checked = {"kind": kind, "value": name, "question": entry["question"], "why": entry.get("why"),
+               "why_used": _why_used(entry, labels, fail)}
     if kind == "range":
         slider = {**ranges(spec), **dict.fromkeys(RATES, _rate_range(spec))}
         if name == "written":
@@ -135,21 +145,38 @@ def check_predict(section, block: dict, spec: dict) -> dict | None:
     return checked
 
 
+def _why_used(entry: dict, labels: set, fail) -> list[str]:
+    """The placeholders of the prediction's why (none if it gives none), checked as an answer's."""
+    if "why" not in entry:
+        return []
+    if not isinstance(entry["why"], str) or not entry["why"].strip():
+        fail("predict's why is empty or not text")
+    try:
+        return placeholders(entry["why"], labels, "predict's why")
+    except TemplateError as err:
+        fail(str(err), err.fix)
+
+
 def check_predict_parity(a, b, predict_a: dict | None, predict_b: dict | None) -> None:
-    """Both languages ask for the same kind of prediction about the same value (or neither asks)."""
-    same = lambda p: None if p is None else (p["kind"], p["value"])  # noqa: E731
+    """Both languages ask for the same kind of prediction about the same value (or neither asks),
+    and explain it, or not, from the same values."""
+    same = lambda p: None if p is None else (p["kind"], p["value"], p["why"] is None, sorted(set(p["why_used"])))  # noqa: E731
     if same(predict_a) != same(predict_b):
         has, lacks = (a, b) if predict_a is not None else (b, a)
         raise BuildError(f"the Try-it's prediction differs from {lacks.path.parent.name}/{lacks.path.name}'s",
                          file=has.path, line=has.key_line("predict") or 1,
-                         fix="both languages predict the same kind and value; only the question's words differ")
+                         fix="both languages predict the same kind and value, and give a why from the same "
+                             "values (or none); only the words differ")
 
 
-def predict_data(predict: dict | None) -> dict | None:
-    """What the page's runner reads: the value's path and format, and the options or the slider."""
+def predict_data(predict: dict | None, why: str | None = None) -> dict | None:
+    """What the page's runner reads: the value's path and format, the options or the slider, and
+    the why's words (`why`: as rendered, its {{ fig.* }} filled; the declared one otherwise), whose
+    placeholders the page fills as the answer's (blocks.page_data lists their values)."""
     if predict is None:
         return None
-    data = {"kind": predict["kind"], "value": page_form(VALUES[predict["value"]])}
+    data = {"kind": predict["kind"], "value": page_form(VALUES[predict["value"]]),
+            "why": why if why is not None else predict["why"]}
     if predict["kind"] == "direction":
         data.update(options=list(DIRECTIONS), same_within=SAME_WITHIN)
     else:
@@ -160,11 +187,12 @@ def predict_data(predict: dict | None) -> dict | None:
 
 def outcome(predict: dict, before: float, after: float, guess) -> str:
     """Which comparison line the page shows (the same rule as tryit.js's compare(); tests use this):
-    direction: "right" or "wrong"; range: "close" (within a step), "high" or "low"."""
+    direction: "right" or "wrong"; range: "close" (no notch of the slider is nearer the answer:
+    within half a step, so a count's slider is close only when the count is right), "high" or "low"."""
     if predict["kind"] == "direction":
         return "right" if guess == direction(before, after) else "wrong"
     step = predict["range"][2]
-    if abs(guess - after) <= step * (1 + 1e-9):
+    if abs(guess - after) <= step / 2 * (1 + 1e-9):
         return "close"
     return "high" if guess > after else "low"
 

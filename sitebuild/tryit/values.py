@@ -1,8 +1,9 @@
 """What a Try-it answer may report: each value a path into the bench's view and a format.
 
-An answer template writes {name} for a value after the Try-it's actions, or {name@label} for its
-value at a snapshot the actions declare ({snapshot = "label"}; "start" is the state the Try-it
-loads first). The page (site/static/js/tryit.js) follows the path in the view the store holds
+An answer template (and a prediction's why, sitebuild/tryit/predict.py) writes {name} for a value
+after the Try-it's actions, or {name@label} for its value at a snapshot the actions declare
+({snapshot = "label"}; "start" is the state the Try-it loads first); placeholders() checks one.
+The page (site/static/js/tryit.js) follows the path in the view the store holds
 (`specdecBench.getState().view`, the sim's own answer) and formats the value in its language.
 So every number an answer shows is one the sim computed for the readouts, never a typed one.
 
@@ -15,7 +16,10 @@ quotation marks; no text means "other"), list (quoted texts joined as the langua
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from ..errors import nearest
 
 FORMATS = ("int", "num", "num2", "num3", "pct", "quoted", "list")
 
@@ -89,6 +93,48 @@ VALUES = {
     "gap_spec": Value(("tubes", "gap", "speculative"), "int", "its draws in tube B"),
 }
 START = "start"  # the snapshot every Try-it has: the state it loaded
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]*))?\}")
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+DIGIT = re.compile(r"[0-9０-９]+")
+
+
+class TemplateError(ValueError):
+    """A template that fails the checks below: the message and what to write instead."""
+
+    def __init__(self, message: str, fix: str):
+        super().__init__(message)
+        self.fix = fix
+
+
+def placeholders(template: str, labels: set, what: str) -> list[str]:
+    """The {name} and {name@label} placeholders of a template the page fills from the view (a
+    Try-it's answer, a prediction's why), each checked: a known value, a declared snapshot, no
+    stray brace, no typed number, and at least one. `what` names the template in the message."""
+    plain = JINJA.sub(" ", template)
+    used = []
+    for match in PLACEHOLDER.finditer(plain):
+        name, label = match.group(1), match.group(2)
+        if name not in VALUES:
+            close = nearest(name, VALUES)
+            raise TemplateError(f"{what} uses {{{name}}}, which is not a value the page can report"
+                                + (f" (nearest: {close})" if close else ""),
+                                "use a value listed in sitebuild/tryit/values.py, or add it there")
+        if label is not None and label != START and label not in labels:
+            raise TemplateError(f"{what} uses {{{name}@{label}}}, but the actions declare no snapshot {label!r}",
+                                f'add {{snapshot = "{label}"}} to the actions, or use @start (the loaded state)')
+        used.append(match.group(0)[1:-1])
+    rest = PLACEHOLDER.sub(" ", plain)
+    if "{" in rest or "}" in rest:
+        raise TemplateError(f"{what} has a brace that is not a placeholder",
+                            "a placeholder is {name} or {name@label}, e.g. {alpha} or {alpha@start}")
+    typed = DIGIT.search(rest)
+    if typed:
+        raise TemplateError(f"{what} types the number {typed.group()}",
+                            "every number it gives comes from the bench: use a placeholder such as {gamma}")
+    if not used:
+        raise TemplateError(f"{what} reports nothing from the bench",
+                            "it gives what the actions did, through placeholders such as {alpha}")
+    return used
 
 
 def resolve(view: dict, path: tuple):

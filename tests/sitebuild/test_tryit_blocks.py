@@ -209,17 +209,19 @@ def test_every_try_it_leaves_the_state_its_chapter_describes(lang):
     """Run by the sim in CPython as the page runs it: the state, the verdicts and the direction of
     every readout the answer speaks of (tests/helpers/tryit_expect.py), a value for every placeholder,
     and for a prediction, an answer the options or the slider can meet."""
-    seen = set()
+    seen, predicted = set(), []
     for anchor, data, (end, snaps) in _chapter_runs(lang):
         EXPECT[anchor](end, snaps)
         if data["predict"]:
             _check_prediction(anchor, data["predict"], snaps["start"], end)
-        for key, value in data["values"].items():
+            predicted.append(anchor)
+        for key, value in data["values"].items():  # the answer's and the why's
             got = resolve(snaps[value["at"]] if value["at"] else end, tuple(value["path"]))
             values = got if isinstance(got, list) else [got]
             assert values and None not in values, (anchor, key)
             seen.add(key.split("@")[0])
     assert seen == set(VALUES), set(VALUES) - seen  # every value the table offers is used and resolves
+    assert predicted == [s.anchor for s in _contents()[lang].chapters]  # every chapter asks for a prediction
 
 
 def test_python_knows_the_stores_actions():
@@ -252,12 +254,26 @@ PREDICT = 'predict = {kind = "direction", value = "alpha", question = "α will b
 WITH_PREDICT = GOOD.replace("\n+++\n\nBody.", f"\n{PREDICT}\n+++\n\nBody.")
 # What each chapter's prediction must come to on the sim (the chapters' own claims, as tryit_expect checks them).
 PREDICTED = {"alpha": "down", "speedup": "down", "exact": "up", "lab": "down"}
+# What a chapter's why says of the sim's answer, as a rule on the final view.
+WHY_CLAIMS = {
+    # the pass that kept every guess wrote them and the bonus: gamma + 1, the most a pass writes
+    "verify": lambda v: v["pass"]["n_written"] == v["state"]["settings"]["gamma"] + 1 and v["pass"]["bonus"],
+    # the rejected guess's p/q is below one, and its r above it
+    "rule": lambda v: (lambda g: g["ratio"] < 1 and g["r"] > g["ratio"])(
+        next(g for g in v["pass"]["guesses"] if g["verdict"] == "rejected")),
+    # the typing head wrote the kept guesses and one token of the big drum's own
+    "parts": lambda v: v["pass"]["n_written"] == v["pass"]["n_kept"] + 1,
+}
 
 
 def _check_prediction(anchor, predict, start, end):
-    before, after = (resolve(view, tuple(predict["value"]["path"])) for view in (start, end))
-    assert isinstance(after, (int, float)) and isinstance(before, (int, float)), anchor
+    before = resolve(start, tuple(predict["value"]["path"]))
+    after = resolve(end, tuple(predict["value"]["path"]))
+    assert isinstance(after, (int, float)), anchor
+    if anchor in WHY_CLAIMS:
+        assert predict["why"] and WHY_CLAIMS[anchor](end), anchor
     if predict["kind"] == "direction":
+        assert isinstance(before, (int, float)), anchor
         assert direction(before, after) == PREDICTED[anchor], anchor
         assert predict["options"] == ["up", "same", "down"]
     else:
@@ -270,7 +286,7 @@ def test_a_prediction_becomes_the_pages_data(tmp_path):
     block = checked(section_from(tmp_path, WITH_PREDICT), SPEC)
     data = page_data(block, block["answer"], "bridge")["predict"]
     assert data == {"kind": "direction", "value": {"path": ["readouts", "alpha"], "format": "num3"},
-                    "options": ["up", "same", "down"], "same_within": 0.01}
+                    "options": ["up", "same", "down"], "same_within": 0.01, "why": None}
     ranged = WITH_PREDICT.replace('kind = "direction"', 'kind = "range"')
     data = page_data(checked(section_from(tmp_path, ranged), SPEC), "", "bridge")["predict"]
     assert (data["min"], data["max"], data["step"]) == ranges(SPEC)["alpha"] == (0, 1, 0.05)
@@ -278,6 +294,19 @@ def test_a_prediction_becomes_the_pages_data(tmp_path):
     assert ranges(SPEC)["tpp"][1] == gamma["max"] + 1  # the slider's bounds follow the bench's spec
     no_predict = checked(section_from(tmp_path, GOOD), SPEC)
     assert page_data(no_predict, "", "bridge")["predict"] is None
+
+
+def test_a_predictions_why_is_filled_from_the_view_like_the_answer(tmp_path):
+    """The why's placeholders join the answer's in the values the page reads; its words are the
+    rendered ones (the chapter's {{ fig.* }} filled), else the declared ones."""
+    why = WITH_PREDICT.replace('question = "α will be…"', 'question = "α will be…", why = "It kept {pass_kept@later}: {c}."')
+    block = checked(section_from(tmp_path, why), SPEC)
+    assert block["predict"]["why_used"] == ["pass_kept@later", "c"]
+    data = page_data(block, block["answer"], "bridge")
+    assert data["predict"]["why"] == "It kept {pass_kept@later}: {c}."
+    assert data["values"]["pass_kept@later"] == {"path": ["pass", "n_kept"], "format": "int", "at": "later"}
+    assert data["values"]["c"]["at"] is None and "alpha@start" in data["values"]  # the answer's stay
+    assert page_data(block, block["answer"], "bridge", "It kept {c}.")["predict"]["why"] == "It kept {c}."
 
 
 def test_the_sliders_of_rates_and_of_the_tape_follow_the_roofline_and_the_passes(tmp_path):
@@ -315,6 +344,16 @@ def test_the_sliders_of_rates_and_of_the_tape_follow_the_roofline_and_the_passes
     ('question = "α will be…"', 'asked = "α will be…"', "predict has no key 'asked'"),
     ('kind = "direction", ', '', "predict lacks kind"),
     (PREDICT, 'predict = "alpha"', "predict is not a table"),
+    ('question = "α will be…"', 'question = "α will be…", why = ""', "predict's why is empty or not text"),
+    ('question = "α will be…"', 'question = "α will be…", why = "It kept {kept}."',
+     "predict's why uses {kept}, which is not a value the page can report (nearest: pass_kept)"),
+    ('question = "α will be…"', 'question = "α will be…", why = "α was {alpha@before}."',
+     "predict's why uses {alpha@before}, but the actions declare no snapshot 'before'"),
+    ('question = "α will be…"', 'question = "α will be…", why = "γ + 1 = {pass_written}."',
+     "predict's why types the number 1"),
+    ('question = "α will be…"', 'question = "α will be…", why = "It kept { pass_kept }."',
+     "predict's why has a brace that is not a placeholder"),
+    ('question = "α will be…"', 'question = "α will be…", why = "Chance."', "predict's why reports nothing from the bench"),
 ])
 def test_a_bad_prediction_names_its_line(tmp_path, old, new, message):
     text = WITH_PREDICT.replace(old, new)
@@ -325,21 +364,28 @@ def test_a_bad_prediction_names_its_line(tmp_path, old, new, message):
 def test_both_languages_predict_the_same_thing(tmp_path):
     from sitebuild.tryit.blocks import check_parity
 
-    en = section_from(tmp_path, WITH_PREDICT, "en")
-    for zh_text, message in ((GOOD, "the Try-it's prediction differs from zh/05-rule.md's"),
-                             (WITH_PREDICT.replace('"alpha"', '"speedup"'), "the Try-it's prediction differs from zh/05-rule.md's")):
-        zh = section_from(tmp_path, zh_text, "zh")
+    explained = WITH_PREDICT.replace('question = "α will be…"', 'question = "α will be…", why = "{gamma}."')
+    message = "the Try-it's prediction differs from zh/05-rule.md's"
+    for en_text, zh_text in ((WITH_PREDICT, GOOD), (WITH_PREDICT, WITH_PREDICT.replace('"alpha"', '"speedup"')),
+                             (WITH_PREDICT, explained),  # a why in one language only
+                             (explained, explained.replace("{gamma}", "{gamma}, {c}"))):  # from other values
+        en, zh = section_from(tmp_path, en_text, "en"), section_from(tmp_path, zh_text, "zh")
         with pytest.raises(BuildError) as caught:
             check_parity(en, zh, checked(en, SPEC), checked(zh, SPEC))
         assert f"en/05-rule.md:{line_with(WITH_PREDICT, 'predict =')}: {message}" in str(caught.value)
+    en, zh = section_from(tmp_path, explained, "en"), section_from(tmp_path, explained.replace("{gamma}.", "γ = {gamma}."), "zh")
+    check_parity(en, zh, checked(en, SPEC), checked(zh, SPEC))  # the words may differ
 
 
 def test_the_comparison_rule():
-    """Right or wrong for a direction; close within a step, else high or low, for a slider
-    (site/static/js/tryit.js's compare() follows it; the browser test sees its words)."""
+    """Right or wrong for a direction; close on the notch nearest the answer (within half a step),
+    else high or low, for a slider: a count one off is not close (site/static/js/tryit.js's
+    compare() follows it; the browser test sees its words)."""
     way = {"kind": "direction"}
     assert [outcome(way, 0.6, after, "down") for after in (0.3, 0.599, 0.9)] == ["right", "wrong", "wrong"]
     assert direction(0.6, 0.598) == "same" and direction(0.6, 0.59) == "down" and direction(2, 3) == "up"
     slider = {"kind": "range", "range": (0, 1, 0.05)}
-    assert [outcome(slider, None, 0.5, guess) for guess in (0.55, 0.45, 0.6, 0.4)] == ["close", "close", "high", "low"]
-    assert outcome(slider, None, 0.5, 0.5) == "close"
+    assert [outcome(slider, None, 0.51, guess) for guess in (0.5, 0.55, 0.45, 0.6)] == ["close", "high", "low", "high"]
+    assert outcome(slider, None, 0.5, 0.5) == "close" and outcome(slider, None, 0.525, 0.55) == "close"  # a tie: both
+    count = {"kind": "range", "range": (1, 9, 1)}
+    assert [outcome(count, None, 5, guess) for guess in (5, 4, 6)] == ["close", "low", "high"]  # the bonus forgotten

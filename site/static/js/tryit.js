@@ -37,10 +37,11 @@ function resolve(node, path) {
   return node ?? null;
 }
 
-// The answer's words with every placeholder filled; `complete` is false if a value was missing.
-function fill(data, final, snapshots) {
+// A template's words (the answer, a prediction's why) with every placeholder filled from the
+// views; `complete` is false if a value was missing.
+function fill(template, data, final, snapshots) {
   let complete = true;
-  const words = data.answer.replace(PLACEHOLDER, (whole, key) => {
+  const words = template.replace(PLACEHOLDER, (whole, key) => {
     const value = data.values[key];
     const x = resolve(value.at ? snapshots[value.at] : final, value.path);
     if (x == null || (Array.isArray(x) && (!x.length || x.includes(null)))) {
@@ -53,7 +54,9 @@ function fill(data, final, snapshots) {
 }
 
 // A prediction's comparison with the sim's answer (the rule of sitebuild/tryit/predict.py's
-// outcome()): a direction is right or wrong; a slider is close (within a step), high or low.
+// outcome()): a direction is right or wrong; a slider is close (on the notch nearest the answer,
+// within half a step), high or low. The chapter's why, if it gives one, follows in the same line
+// (filled by the caller).
 const DIRECTION_WORDS = () => ({ up: text("predict_up"), same: text("predict_same"), down: text("predict_down") });
 
 function direction(before, after, within) {
@@ -73,7 +76,7 @@ function compare(predict, guess, start, final) {
     return guess === actual ? text("predict_right", values) : text("predict_wrong", values);
   }
   const values = { guess: show(guess), after: show(after), gap: show(Math.abs(guess - after)) };
-  if (Math.abs(guess - after) <= predict.step * (1 + 1e-9)) return text("predict_close", values);
+  if (Math.abs(guess - after) <= (predict.step / 2) * (1 + 1e-9)) return text("predict_close", values);
   return guess > after ? text("predict_high", values) : text("predict_low", values);
 }
 
@@ -167,9 +170,12 @@ class TryIt {
     const guess = this.prediction ? this.prediction.guess() : null; // committed as the button is pressed
     try {
       const { final, snapshots } = await perform(api, this.data);
-      const { words, complete } = fill(this.data, final, snapshots);
+      const { words, complete } = fill(this.data.answer, this.data, final, snapshots);
       this.words.textContent = words;
-      const compared = guess == null ? null : compare(this.data.predict, guess, snapshots.start, final);
+      let compared = guess == null ? null : compare(this.data.predict, guess, snapshots.start, final);
+      if (compared != null && this.data.predict.why) {
+        compared = text("predict_why", { compared, why: fill(this.data.predict.why, this.data, final, snapshots).words });
+      }
       if (this.compare) {
         this.compare.hidden = compared == null;
         this.compare.querySelector(".try__compare-words").textContent = compared || "";
