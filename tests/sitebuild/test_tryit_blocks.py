@@ -346,7 +346,7 @@ def test_the_sliders_of_rates_and_of_the_tape_follow_the_roofline_and_the_passes
     (PREDICT, 'predict = "alpha"', "predict is not a table"),
     ('question = "α will be…"', 'question = "α will be…", why = ""', "predict's why is empty or not text"),
     ('question = "α will be…"', 'question = "α will be…", why = "It kept {kept}."',
-     "predict's why uses {kept}, which is not a value the page can report (nearest: pass_kept)"),
+     "predict's why uses {kept}, which is not a value the page can report (nearest: some_kept, pass_kept)"),
     ('question = "α will be…"', 'question = "α will be…", why = "α was {alpha@before}."',
      "predict's why uses {alpha@before}, but the actions declare no snapshot 'before'"),
     ('question = "α will be…"', 'question = "α will be…", why = "γ + 1 = {pass_written}."',
