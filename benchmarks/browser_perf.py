@@ -62,7 +62,11 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare, issue 13
 WARM_TARGET_S = 1.2
 BYTES_TARGET = 12e6
-BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0}  # issue 4
+BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,  # issue 4
+           "tree_step_ms": 15.0}  # issue 21: a step with k = 3 candidates and a depth-4 tree
+# Issue 21's trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
+TREE_QUERIES = {"k=3 gamma=4": "candidates=3&gamma=4", "k=3 gamma=4 T=0.7": "candidates=3&gamma=4&temperature=0.7",
+                "k=3 gamma=4 recursive": "candidates=3&gamma=4&rule=recursive"}
 COMPRESSED_AS_IS = (".zip", ".gz", ".whl", ".png", ".woff2")
 
 BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title>
@@ -198,11 +202,12 @@ def settle(page):
     page.evaluate("() => window.specdecBench.idle()")
 
 
-def round_trips(playwright, url: str, steps: int, rounds: int) -> dict:
-    """Round trips of the page's "act" command for One step and Add a round (each an action)."""
+def round_trips(playwright, url: str, steps: int, rounds: int, query: str = "") -> dict:
+    """Round trips of the page's "act" command for One step and Add a round (each an action), at
+    the settings of a link's query (the defaults when empty)."""
     context = new_context(playwright, "snapshot")
     page = context.new_page()
-    page.goto(url)
+    page.goto(url + (f"?{query}" if query else ""))
     page.wait_for_selector(LIVE, timeout=180_000)
     settle(page)
 
@@ -315,6 +320,8 @@ def main(argv=None) -> int:
                 warm[kind].append(second)
                 fetched.setdefault(kind, urls)
         calls = round_trips(p, kinds["snapshot"], args.steps, args.rounds)
+        trees = {label: round_trips(p, kinds["snapshot"], args.steps, 0, query)["step"]
+                 for label, query in TREE_QUERIES.items()}
     load_after = os.getloadavg()
 
     bare_median = median([v["ready"] for v in cold["bare"]])
@@ -349,6 +356,8 @@ def main(argv=None) -> int:
     print("\nround trips page -> worker -> sim -> page, ms:")
     print(f"  step gamma=4      {describe(calls['step'], 1)}   budget {BUDGETS['step_ms']:g}")
     print(f"  tube round 50+50  {describe(calls['tube_round'], 1)}   budget {BUDGETS['tube_round_ms']:g}")
+    for label, times in trees.items():
+        print(f"  step {label:22s} {describe(times, 1)}   budget {BUDGETS['tree_step_ms']:g}")
     if args.build_times:
         print("\nbuild time, s:")
         for label, seconds in build_times().items():

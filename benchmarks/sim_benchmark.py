@@ -40,6 +40,9 @@ DRAFT_COST = 0.1
 # Issue 21's budget: a step with k = 3 candidates and a depth-4 tree within 1 ms. Timed on the
 # full 3-3-3-3 tree (120 nodes, the worst such tree) and on the smaller shapes a bench may offer.
 TREE_SHAPES = ((3, 3, 3, 3), (3, 2, 1, 1), (3, 1, 1, 1), (1, 1, 1, 1))
+# The bench's own trees (sim.bench.settings.Settings.widths: k candidates, then a line): k = 3 at the
+# default gamma, and the largest, k = 4 at gamma 8 (33 lanes), timed in Pyodide at T = 0.7, top-p 0.9.
+BENCH_SHAPES = ((3, 1, 1, 1), (4, 1, 1, 1, 1, 1, 1, 1))
 TREE_BUDGET = 1e-3
 TREE_SETTINGS = (("exact", 1.0, 1.0), ("recursive", 1.0, 1.0), ("exact", 0.7, 0.9))
 
@@ -215,9 +218,10 @@ def job(lang, text, n_steps):
     measured = stats.measure(language, "bigram", n_tokens=2000, seed=20230201)
     measure_seconds = time.perf_counter() - start
     tree_traces, tree_seconds = tree_job(language, lang, n_steps // 10)
+    shapes = bench_shape_times(language, lang, n_steps // 10)
     return {"parse": t1 - t0, "load": t2 - t1, "cold": timings[0], "warm": timings[1],
             "measure": measure_seconds, "alpha": measured["alpha"], "traces": traces,
-            "tree_traces": tree_traces, "tree": tree_seconds}
+            "tree_traces": tree_traces, "tree": tree_seconds, "shapes": shapes}
 
 def tree_job(language, lang, n_steps):
     # Tree steps (sim.tree) at a few settings, their traces, and the time of a k = 3, depth-4 step.
@@ -237,6 +241,27 @@ def tree_job(language, lang, n_steps):
         trace = tree_step(language.target, language.draft("bigram"), context, (3, 3, 3, 3), rng)
         context = (context + trace.written)[-2:]
     return traces, (time.perf_counter() - start) / max(1, n_steps)
+
+
+def bench_shape_times(language, lang, n_steps):
+    # The bench's trees at T = 0.7, top-p 0.9 and at T = 1: best of three runs along the text (the
+    # first fills the caches), seconds per step.
+    from sim.tree import tree_step
+    out = {}
+    for widths in [(3, 1, 1, 1), (4, 1, 1, 1, 1, 1, 1, 1)]:
+        for temperature, top_p in [(0.7, 0.9), (1.0, 1.0)]:
+            runs = []
+            for _ in range(3):
+                context = language.encode(stats.DEFAULT_PREFIX[lang]); rng = random.Random(9)
+                start = time.perf_counter()
+                for _ in range(n_steps):
+                    trace = tree_step(language.target, language.draft("bigram"), context, widths, rng,
+                                      temperature=temperature, top_p=top_p)
+                    context = (context + trace.written)[-2:]
+                runs.append((time.perf_counter() - start) / n_steps)
+            # cold: the first run, which tempers every new context it meets; warm: the best
+            out["-".join(map(str, widths)) + f" T={temperature} top-p={top_p}"] = [runs[0], min(runs)]
+    return out
 """
 
 PYODIDE_RUNNER = """
@@ -297,6 +322,10 @@ def bench_pyodide(texts: dict[str, str], n_steps: int) -> None:
               f"({1 / got['cold']:,.0f}-{1 / got['warm']:,.0f} steps/s); measure {got['measure']:.2f} s; "
               f"tree step k=3 depth 4 (3-3-3-3): {1e6 * got['tree']:.0f} us; "
               f"traces and alpha identical to CPython: {same}")
+        for shape, (cold, warm) in got["shapes"].items():
+            here = cpython["shapes"][shape]
+            print(f"  bench tree {shape}: cold {1e6 * cold:.0f}, warm {1e6 * warm:.0f} us/step in Pyodide "
+                  f"(CPython here: {1e6 * here[0]:.0f}, {1e6 * here[1]:.0f} us)")
 
 
 def main(argv=None) -> None:

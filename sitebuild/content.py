@@ -92,6 +92,12 @@ class LanguageContent:
     def closing(self) -> list[Section]:
         return [s for s in self.sections if not s.is_chapter]
 
+    @property
+    def with_tryit(self) -> list[Section]:
+        """The sections with a Try-it: every chapter, and a closing section that declares [try]
+        (with a part, like a chapter's)."""
+        return [s for s in self.sections if s.is_chapter or "try" in s.meta]
+
 
 def _references(text: str) -> dict:
     cites = sorted({i for args in CITE_USE.findall(text) for i in CITE_ID.findall(args)})

@@ -86,13 +86,17 @@ def readout_tables(models: dict, languages: dict) -> dict:
 
 
 def bench_pictures(languages: dict, strings: dict) -> dict:
-    """Per language: the bench's first picture, computed by the sim as the page's worker would."""
+    """Per language: the bench's first picture, computed by the sim as the page's worker would,
+    and alpha against temperature for each draft (measured at build time: figures.measured)."""
     from . import bench_picture
+    from .figures.measured import alpha_temperature
 
     pictures = {}
     for lang, language in languages.items():
         with boundary(page=f"the {lang} bench picture", file=PICTURE_CODE):
             pictures[lang] = bench_picture.render(language, strings[lang])
+        with boundary(file=FIGURES_CODE):
+            pictures[lang]["alpha_temperature"] = alpha_temperature(language)
     return pictures
 
 
@@ -168,8 +172,9 @@ def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
         }
         sections = [render_section(s, values) for s in language_content.sections]
         for section, shown in zip(language_content.sections, sections):
-            shown["try"] = tryit.render(section, values, spec) if section.is_chapter else None
-        rendered[lang] = (sections, pictures[lang])
+            shown["try"] = tryit.render(section, values, spec) if (section.is_chapter or "try" in section.meta) else None
+        # The bench quotes the papers' figures too (its alpha-against-temperature line): bench.paper.NAME.
+        rendered[lang] = (sections, {**pictures[lang], "paper": paper[lang]})
     return rendered
 
 

@@ -13,7 +13,7 @@ from . import hardware, layout, protocol, tubes
 from .race import RACE_PASSES
 from .readouts import DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA, READOUT_TOKENS, Readouts
 from .replay import Replays, verdicts
-from .settings import (LINK_VALUE_SHOWN, PARAMETERS, PARTS, PROGRESS, SEED_MODULUS, SETTINGS, THEMES,
+from .settings import (LEGACY, LINK_VALUE_SHOWN, PARAMETERS, PARTS, PROGRESS, SEED_MODULUS, SETTINGS, THEMES,
                        check_settings, default_state)
 
 
@@ -23,6 +23,8 @@ def spec() -> dict:
     layout constants."""
     return {
         "parameters": [p.describe() for p in PARAMETERS],
+        # Read in old links (greedy=1 is temperature 0) and replaced by their successor in the link.
+        "legacy_parameters": list(LEGACY),
         "settings": list(SETTINGS),
         "progress": list(PROGRESS),
         "default_state": default_state(),

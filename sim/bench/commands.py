@@ -20,8 +20,9 @@ import random
 import sys
 
 from .. import stats
-from ..speculative import residual_of, speculative_step, typical_threshold
+from ..speculative import residual_of
 from ..text import is_word
+from .passes import tree_pass, verdict  # noqa: F401 (verdict: the bench's word for a guess's fate)
 from .settings import Settings
 
 MAX_INDEX = 2**32 - 1
@@ -53,11 +54,6 @@ def rng_for(seed: int, stream: int, index: int) -> random.Random:
 def runtime() -> dict:
     """Where this Python runs: the page shows it, and tests use it to prove the work ran in Pyodide."""
     return {"python": sys.version.split()[0], "platform": sys.platform}
-
-
-def verdict(kept: bool, checked: bool) -> str:
-    """What became of a guess: kept, rejected (the first one the target refused) or void (after it)."""
-    return "kept" if kept else ("rejected" if checked else "void")
 
 
 # --- tokens and contexts --------------------------------------------------------------------------
@@ -177,29 +173,20 @@ def exactness(language, context: list[int], draft: str, top: int) -> dict:
 
 # --- step --------------------------------------------------------------------------------------------
 
-def step(language, settings: Settings, context: list[int], step_index: int = 0, exactness_top: int = 8) -> dict:
-    """One speculative step after the context, described for drawing.
+def step(language, settings: Settings, context: list[int], step_index: int = 0, exactness_top: int = 8,
+         residuals: bool = False) -> dict:
+    """One speculative pass after the context over the settings' tree, described for drawing.
 
     exactness_top: rows of the exactness table at the step's first position (0 leaves the table
-    out). Random source: (seed, step_index).
+    out). residuals: each rejected candidate says what the next one is checked against (O(V)).
+    Random source: (seed, step_index).
     """
-    gamma, greedy, rule = settings.gamma, settings.greedy, settings.rule
-    draft = language.draft(settings.draft)
     rng = rng_for(settings.seed, STREAM_STEP, step_index)
-    trace = speculative_step(language.target, draft, context, gamma, rng, greedy=greedy, rule=rule)
+    shown = tree_pass(language, settings, context, rng, residuals)
+    trace = shown["trace"]
     vocab = language.vocab
-
-    guesses = []
-    for g in trace.guesses:
-        p = g.target_dist
-        guesses.append({
-            "token": g.token, "text": vocab[g.token], "q": g.q, "p": g.p, "ratio": g.ratio,
-            "r": g.r, "kept": g.kept, "checked": g.checked, "verdict": verdict(g.kept, g.checked),
-            # typical rule: kept when p > threshold; greedy: kept when token == best.
-            "threshold": typical_threshold(p) if (g.checked and rule == "typical" and not greedy) else None,
-            "best": p.argmax() if (g.checked and greedy) else None,
-        })
-    written = [{"id": t, "text": vocab[t], "kind": "kept"} for t in trace.written[:trace.n_kept]]
+    n_kept = len(trace.path)
+    written = [{"id": t, "text": vocab[t], "kind": "kept"} for t in trace.written[:n_kept]]
     replacement = bonus = None
     if trace.replacement is not None:
         replacement = token(language, trace.replacement)
@@ -212,16 +199,19 @@ def step(language, settings: Settings, context: list[int], step_index: int = 0, 
         "context_text": language.decode(context),
         "settings": settings.as_json(),
         "step_index": step_index,
-        "guesses": guesses,
-        "n_kept": trace.n_kept,
+        "guesses": shown["guesses"],
+        "positions": shown["positions"],
+        "widths": list(trace.widths),
+        "n_checked": trace.n_checked,
+        "n_kept": n_kept,
         "replacement": replacement,
         "bonus": bonus,
         "written": written,
         "written_text": [w["text"] for w in written],
         "written_display": language.decode(trace.written),
-        "n_written": trace.n_written,
-        "lanes_per_sequence": gamma + 1,
-        "lanes": settings.batch * (gamma + 1),
+        "n_written": len(trace.written),
+        "lanes_per_sequence": trace.lanes,  # the tree's nodes and the context's last position
+        "lanes": settings.batch * trace.lanes,
         "exactness": (exactness_table(language, context, settings.draft, exactness_top)
                       if exactness_top else None),
         "runtime": runtime(),

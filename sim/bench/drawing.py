@@ -28,6 +28,23 @@ def gauge_x(lanes: float) -> float:
     return GAUGE["x"] + GAUGE["width"] * min(1.0, share)
 
 
+def head_lanes(candidates: int, gamma: int, lit: bool) -> list[dict]:
+    """The read head's lanes (HEAD["lanes"] rects): row 0, the context's last position, then a row
+    per guess with one lane per candidate side by side (a zero width where there is none). Lit:
+    the lanes of the tree the pass scored, 1 + candidates x gamma of them (with widths (k, 1, ...),
+    candidate j's line of guesses runs down column j)."""
+    h = HEAD
+    out = [{"x": h["lane_x"], "y": h["lane_y0"], "width": h["lane_width"], "lit": lit}]
+    width = (h["lane_width"] - (candidates - 1) * h["lane_gap"]) / candidates
+    for row in range(1, h["rows"]):
+        for col in range(h["columns"]):
+            there = col < candidates
+            out.append({"x": _r(h["lane_x"] + col * (width + h["lane_gap"])) if there else h["lane_x"],
+                        "y": h["lane_y0"] + row * h["lane_pitch"], "width": _r(width) if there else 0,
+                        "lit": lit and there and row <= gamma})
+    return out
+
+
 def machine(settings: dict, lanes_read: dict, last: dict | None) -> dict:
     """The machine at rest after the last pass: lanes, sheets, gauge, drawers, pass strip, mini bridge."""
     gamma, batch = settings["gamma"], settings["batch"]
@@ -36,7 +53,10 @@ def machine(settings: dict, lanes_read: dict, last: dict | None) -> dict:
     fill = gauge_x(lanes)
     per_cabinet = CABINET["cols"] * CABINET["rows"]
     out = {
-        "lanes_lit": gamma + 1 if last else 0,
+        "lanes_lit": last["lanes_per_sequence"] if last else 0,
+        "gamma": gamma,
+        "candidates": settings["candidates"],
+        "lane_rects": head_lanes(settings["candidates"], gamma, bool(last)),
         "sheets": min(HEAD["sheets"], batch - 1),
         "batch": batch,
         "lanes": lanes,

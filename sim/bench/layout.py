@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .settings import MAX_GAMMA, PARTS  # PARTS: the parts' names, which PART_BOXES places
+from .settings import MAX_CANDIDATES, MAX_GAMMA, PARTS  # PARTS: the parts' names, which PART_BOXES places
 
 SLOTS = MAX_GAMMA + 1  # the pass strip: gamma guesses and the target's own token
 TAPE_SHOWN = 60  # tokens kept on the written tape (the oldest scroll off)
@@ -31,7 +31,9 @@ MACHINE = {"width": 340, "height": 304}
 BIG_DRUM = {"cx": 60, "cy": 70, "r": 50, "label_x": 6, "label_y": 132,
             "pins": _ring(60, 70, 43, 28, 2.4) + _ring(60, 70, 31, 20, 2.0, 0.1)}
 # The read head: one column of lanes per sequence; sheets behind it stand for more sequences.
-HEAD = {"x": 132, "y": 22, "width": 30, "height": 96, "lanes": SLOTS, "lane_y0": 27, "lane_pitch": 10,
+# Row 0 is the context's last position; row i the i-th guess, one lane per candidate side by side.
+HEAD = {"x": 132, "y": 22, "width": 30, "height": 96, "lanes": 1 + MAX_GAMMA * MAX_CANDIDATES, "rows": SLOTS,
+        "columns": MAX_CANDIDATES, "lane_gap": 1.5, "lane_y0": 27, "lane_pitch": 10,
         "lane_x": 137, "lane_width": 20, "lane_height": 7, "sheets": 3, "sheet_step": 4,
         "label_x": 148, "label_y": 147, "value_y": 162, "badge_x": 176, "badge_y": 14}
 MILL = {"cx": 214, "cy": 50, "r": 22, "teeth": 10, "label_y": 96}

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from ..errors import BenchError
-from .settings import BY_NAME, LINK_VALUE_SHOWN, PARAMETERS, PARTS, THEMES, Parameter, default_state
+from .settings import (BY_NAME, LEGACY, LINK_VALUE_SHOWN, PARAMETERS, PARTS, THEMES, Parameter, default_state,
+                       legacy_value)
 
 
 def view_parameters(chapters) -> dict:
@@ -31,6 +32,7 @@ def view_parameters(chapters) -> dict:
 
 
 _DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
 _TRUE = ("", "1", "true", "yes", "on")  # "" is a bare ?greedy
 _FALSE = ("0", "false", "no", "off")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -49,6 +51,11 @@ def _read(p: Parameter, raw: str):
     if p.kind == "choice":
         if text.lower() in p.values:
             return text.lower(), None
+        return p.default, ("not_one_of", {"values": list(p.values)})
+    if p.kind == "level":
+        number = float(text) if _DECIMAL.fullmatch(text) and len(text) <= 12 else None
+        if number is not None and number in p.values:
+            return p.values[p.values.index(number)], None
         return p.default, ("not_one_of", {"values": list(p.values)})
     if p.kind == "bool":
         if text.lower() in _TRUE:
@@ -69,8 +76,10 @@ def _read(p: Parameter, raw: str):
 def parse_link(query, chapters=None) -> dict:
     """A link's query (ordered [name, value] pairs) to a bench state, with messages.
 
-    Accepted spellings: whole numbers as decimal digits; greedy as 1/0, true/false, yes/no,
-    on/off (any case) or a bare "?greedy"; draft, rule and the view options by name (any case).
+    Accepted spellings: whole numbers as decimal digits; temperature and top_p as decimals (0.7,
+    .7, 1, 1.0); draft, rule and the view options by name (any case). The old greedy switch
+    (settings.LEGACY) is still read, as 1/0, true/false, yes/no, on/off (any case) or a bare
+    "?greedy": greedy=1 is temperature 0, unless the link gives a temperature too.
     A parameter given twice is read from its first occurrence, and the message says so. Names
     the bench does not use are listed under "ignored" (the page may carry other options).
 
@@ -86,8 +95,9 @@ def parse_link(query, chapters=None) -> dict:
     state = default_state()
     options = {name: None for name in view}
     messages, ignored, seen = [], [], {}
+    given = {name for name, _ in query}
     for name, raw in query:
-        p = BY_NAME.get(name) or view.get(name)
+        p = BY_NAME.get(name) or view.get(name) or LEGACY.get(name, (None,))[0]
         if p is None:
             if name not in ignored:
                 ignored.append(name)
@@ -96,7 +106,11 @@ def parse_link(query, chapters=None) -> dict:
         if seen[name] > 1:
             continue
         value, problem = _read(p, raw)
-        if p.role == "setting":
+        if p.role == "legacy":
+            new, new_value = legacy_value(name, value)
+            if new not in given:
+                state["settings"][new] = new_value
+        elif p.role == "setting":
             state["settings"][name] = value
         elif p.role == "view":
             options[name] = value
@@ -107,7 +121,7 @@ def parse_link(query, chapters=None) -> dict:
             messages.append({"code": code, "param": name, "value": shown(raw), "used": value, "args": args})
     for name, count in seen.items():
         if count > 1:
-            used = options[name] if name in options else _value_of(state, name)
+            used = options[name] if name in options else _value_of(state, LEGACY.get(name, (None, name))[1])
             messages.append({"code": "given_twice", "param": name, "value": None, "used": used,
                              "args": {"count": count}})
     out = {"state": state, "messages": messages, "ignored": ignored}
@@ -124,5 +138,5 @@ def link_query(state) -> str:
     parts = []
     for p in PARAMETERS:
         value = _value_of(state, p.name)
-        parts.append(f"{p.name}={(1 if value else 0) if p.kind == 'bool' else value}")
+        parts.append(f"{p.name}={(1 if value else 0) if p.kind == 'bool' else value}")  # levels: 0.7, 1
     return "?" + "&".join(parts)

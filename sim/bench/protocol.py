@@ -27,8 +27,8 @@ from . import commands, tubes
 from .commands import MAX_INDEX, MAX_TOP, default_context
 from .links import parse_link
 from .replay import UNTIL, Action
-from .settings import (BY_NAME, DEFAULTS, MAX_ROUNDS, MAX_STEPS, PARTS, SETTINGS, check_settings, check_state,
-                       check_value)
+from .settings import (BY_NAME, DEFAULTS, LEGACY, MAX_ROUNDS, MAX_STEPS, PARTS, SETTINGS, check_settings,
+                       check_state, check_value, legacy_value)
 
 UNTIL_MOST = 50  # passes a "step until" takes at most, unless it says
 
@@ -92,8 +92,9 @@ STEP_MOST = Arg("max", "int", "passes a step until takes at most", low=1, high=M
 ROUND_COUNT = Arg("count", "int", "rounds", low=1, high=MAX_ROUNDS, default=1)
 
 ACTIONS = {a.type: a for a in (
-    ActionKind("set", "sim", "a setting; draft, gamma, greedy, rule and seed start the sentence again from one "
-               "pass, batch, gpu and model do not", (
+    ActionKind("set", "sim", "a setting; draft, gamma, candidates, temperature, top_p, rule and seed start the "
+               "sentence again from one pass, batch, gpu and model do not (the old name greedy sets temperature 0 "
+               "or 1)", (
                    Arg("name", "choice", "the setting", values=SETTINGS),
                    Arg("value", "value", "its new value (the parameter's kind and limits)"))),
     ActionKind("step", "sim", "passes, or until a condition; past the cap the tape stays at the cap (capped)",
@@ -135,6 +136,8 @@ def read_action(kind: str, action: dict) -> Action:
     """A sim action (other than load) from the page's JSON, checked."""
     if kind == "set":
         name = action.get("name")
+        if name in LEGACY:  # {"name": "greedy", "value": true}: temperature 0
+            return Action("set", *legacy_value(name, check_value(LEGACY[name][0], action.get("value"))))
         if name not in SETTINGS:
             raise BenchError("name", f"name must be one of {', '.join(SETTINGS)}; got {name!r}")
         return Action("set", name=name, value=check_value(BY_NAME[name], action.get("value")))
@@ -170,7 +173,8 @@ class Command:
         return {**out, "doc": self.doc} if docs else out
 
 
-SETTINGS_ARG = Arg("settings", "settings", "draft, gamma, greedy, batch, seed, rule, gpu, model (each may be left out)")
+SETTINGS_ARG = Arg("settings", "settings", f"{', '.join(SETTINGS)} (each may be left out; greedy: true is "
+                   "temperature 0)")
 STATE_ARG = Arg("state", "state", "a bench state {settings, steps, rounds}")
 MEASURE_ARG = Arg("measure", "bool", "false: readouts not yet measured are left out (null)", default=True)
 CONTEXT_ARGS = (Arg("context", "ids", "token ids to start from"),

@@ -2,7 +2,8 @@
 
 Two lanes share one clock. Plain decoding writes one token per target pass over `batch` lanes;
 speculative decoding writes the same tokens in the tape's passes, each pass being gamma draft
-runs (c times a target pass each) and one verification pass over batch x (gamma + 1) lanes.
+runs (c times a target pass each) and one verification pass over batch x (gamma + 1) lanes (batch
+x lanes_per_sequence with several candidates: every node of the tree is scored, and paid for).
 Every duration is the roofline's (readouts.regime, the figures the readouts print): the weights
 streamed once per pass at the GPU's bandwidth, or the arithmetic, whichever is longer. The key/
 value cache is left out (the "weights only" figures): it adds the same read to both lanes' passes.
@@ -31,7 +32,7 @@ def lane_times(settings: dict) -> dict:
     g, m = rl.gpu(settings["gpu"]), rl.model(settings["model"])
     batch, gamma = settings["batch"], settings["gamma"]
     plain = regime(g, m, batch, batch, 0, 1.0, 0.0)
-    spec = regime(g, m, batch, batch * (gamma + 1), 0, 1.0, gamma * DRAFT_COST)
+    spec = regime(g, m, batch, batch * settings["lanes_per_sequence"], 0, 1.0, gamma * DRAFT_COST)
     return {
         "plain_pass_ms": plain["pass_ms"],
         "draft_ms": DRAFT_COST * spec["pass_ms"],
@@ -40,6 +41,7 @@ def lane_times(settings: dict) -> dict:
         "plain_bound": plain["bound"],
         "verify_bound": spec["bound"],
         "c": DRAFT_COST,
+        "lanes_per_sequence": settings["lanes_per_sequence"],
     }
 
 

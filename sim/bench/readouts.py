@@ -29,9 +29,13 @@ import random
 
 from .. import roofline as rl
 from .. import stats
+from ..speculative import RULES as LINE_RULES
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
 from .settings import DRAFTS, MAX_GAMMA, RULES, Settings, check_settings
+from .tree_readouts import run_tokens, tokens_per_pass, tree_run
+
+PLAIN = (1, 1, 1)  # (candidates, temperature, top_p) of a line of guesses on the models' own distributions
 
 DRAFT_COST = 0.1  # the small drum turns in a tenth of the big drum's time (c)
 
@@ -86,8 +90,17 @@ def greedy_runs(language, draft_name: str, gamma: int, *, runs: int = GREEDY_RUN
             "max_tokens": max_tokens, "seed": seed}
 
 
-def _key(draft: str, gamma: int, greedy: bool, rule: str) -> tuple:
-    return (draft, gamma, True) if greedy else (draft, gamma, False, rule)  # greedy ignores the rule
+def _key(draft: str, gamma: int, greedy: bool, rule: str, sampling: tuple = PLAIN) -> tuple:
+    key = (draft, gamma, True) if greedy else (draft, gamma, False, rule)  # greedy ignores the rule
+    return key if sampling == PLAIN else (*key, *sampling)
+
+
+def sampling_of(s: Settings) -> tuple:
+    """(candidates, temperature, top_p) as the measurements tell them apart: PLAIN for a line at
+    temperature 1 without a cut, and for a greedy line (greedy has no temperature or top-p)."""
+    if s["greedy"]:
+        return PLAIN if s["candidates"] == 1 else (s["candidates"], 0, 1)
+    return (s["candidates"], s["temperature"], s["top_p"])
 
 
 def every_setting() -> list[tuple[str, int, bool, str]]:
@@ -102,9 +115,11 @@ def every_setting() -> list[tuple[str, int, bool, str]]:
 RUN_FIELDS = ("alpha", "acceptance_rate", "tokens_per_pass", "passes", "tokens", "runs_looped")
 
 
-def _row(setting: tuple, run: dict) -> list:
-    """[draft, gamma, greedy, rule, run]: one entry of what Readouts(measured=...) takes."""
-    return [*setting, {k: v for k, v in run.items() if k in RUN_FIELDS}]
+def _row(setting: tuple, run: dict, sampling: tuple = PLAIN) -> list:
+    """[draft, gamma, greedy, rule, run] (and [candidates, temperature, top_p] unless PLAIN): one
+    entry of what Readouts(measured=...) takes."""
+    row = [*setting, {k: v for k, v in run.items() if k in RUN_FIELDS + ("alpha_candidates",)}]
+    return row if sampling == PLAIN else [*row, list(sampling)]
 
 
 def first_measurements(language) -> list[list]:
@@ -125,45 +140,60 @@ class Readouts:
         self.language = language
         self._runs: dict[tuple, dict] = {}
         self._made: list[list] = []  # rows measured here, in the order asked (made())
-        for draft, gamma, greedy, rule, run in measured or ():
-            self._runs[_key(draft, gamma, greedy, rule)] = run
+        for draft, gamma, greedy, rule, run, *sampling in measured or ():
+            self._runs[_key(draft, gamma, greedy, rule, tuple(sampling[0]) if sampling else PLAIN)] = run
 
-    def measure(self, draft: str, gamma: int, greedy: bool, rule: str) -> dict:
-        key = _key(draft, gamma, greedy, rule)
+    def measure(self, draft: str, gamma: int, greedy: bool, rule: str, sampling: tuple = PLAIN) -> dict:
+        key = _key(draft, gamma, greedy, rule, sampling)
         run = self._runs.get(key)
         if run is None:
-            if greedy:
+            if sampling != PLAIN or (rule not in LINE_RULES and not greedy):
+                run = self._tree_run(draft, gamma, greedy, rule, sampling)
+            elif greedy:
                 run = greedy_runs(self.language, draft, gamma)
             else:
                 run = stats.measure(self.language, draft, gamma=gamma, n_tokens=READOUT_TOKENS,
                                     seed=READOUT_SEED, rule=rule, c=DRAFT_COST)
             self._runs[key] = run
-            self._made.append(_row((draft, gamma, greedy, rule), run))
+            self._made.append(_row((draft, gamma, greedy, rule), run, sampling))
         return run
+
+    def _tree_run(self, draft: str, gamma: int, greedy: bool, rule: str, sampling: tuple) -> dict:
+        """Several candidates, a temperature or a top-p (sim.bench.tree_readouts), on the text the
+        other readouts use: READOUT_TOKENS from the bench prefix, or the greedy runs' starts."""
+        k, temperature, top_p = sampling
+        widths = (k,) + (1,) * (gamma - 1)
+        if greedy:
+            starts = [random_start(self.language, rng_for(READOUT_SEED, STREAM_GREEDY_STARTS, run))
+                      for run in range(GREEDY_RUNS)]
+            return tree_run(self.language, draft, widths, rule="exact", temperature=0, top_p=1,
+                            n_tokens=GREEDY_RUN_TOKENS, seed=READOUT_SEED, texts=starts)
+        return tree_run(self.language, draft, widths, rule=rule, temperature=temperature, top_p=top_p,
+                        n_tokens=run_tokens(temperature, top_p, READOUT_TOKENS), seed=READOUT_SEED)
 
     def made(self) -> list[list]:
         """The rows this session measured itself (not those it was given), as Readouts(measured=...) takes them."""
         return [list(row) for row in self._made]
 
-    def alpha(self, draft: str, greedy: bool, rule: str) -> tuple[float, str, dict]:
+    def alpha(self, draft: str, greedy: bool, rule: str, sampling: tuple = PLAIN) -> tuple[float, str, dict]:
         """(alpha, kind, run) for a draft and mode, from the gamma-4 reference run."""
-        run = self.measure(draft, READOUT_GAMMA, greedy, rule)
-        if greedy or rule != "exact":
+        run = self.measure(draft, READOUT_GAMMA, greedy, rule, sampling)
+        if run["alpha"] is None or rule not in ("exact", "recursive"):
             return run["acceptance_rate"], "acceptance_rate", run
         return run["alpha"], "beta", run
 
-    def method(self, greedy: bool) -> dict:
+    def method(self, greedy: bool, temperature=1, top_p=1) -> dict:
         """How the readouts were measured (the page says it beside them)."""
         if greedy:
             return {"method": "greedy_runs", "runs": GREEDY_RUNS, "max_tokens": GREEDY_RUN_TOKENS,
                     "seed": READOUT_SEED, "alpha_gamma": READOUT_GAMMA}
-        return {"method": "one_run", "n_tokens": READOUT_TOKENS, "seed": READOUT_SEED,
+        return {"method": "one_run", "n_tokens": run_tokens(temperature, top_p, READOUT_TOKENS), "seed": READOUT_SEED,
                 "alpha_gamma": READOUT_GAMMA, "prefix": self.language.decode(bench_prefix_ids(self.language))}
 
     def cached(self, settings: Settings) -> bool:
         """Whether readouts(settings) would answer at once (both its measurements are made)."""
         s = settings
-        keys = [_key(s["draft"], gamma, s["greedy"], s["rule"]) for gamma in (READOUT_GAMMA, s["gamma"])]
+        keys = [_key(s["draft"], gamma, s["greedy"], s["rule"], sampling_of(s)) for gamma in (READOUT_GAMMA, s["gamma"])]
         return all(key in self._runs for key in keys)
 
     def readouts(self, s: Settings) -> dict:
@@ -177,19 +207,30 @@ class Readouts:
         the module docstring. tokens_per_pass_counted comes from a measurement at the current
         gamma; the formula is (1 - alpha^(gamma+1)) / (1 - alpha).
         """
-        alpha, kind, ref = self.alpha(s["draft"], s["greedy"], s["rule"])
+        sampling = sampling_of(s)
+        alpha, kind, ref = self.alpha(s["draft"], s["greedy"], s["rule"], sampling)
         gamma, c = s["gamma"], DRAFT_COST
-        run = self.measure(s["draft"], gamma, s["greedy"], s["rule"])
-        curve = [[g, stats.speedup(alpha, g, c)] for g in range(1, MAX_GAMMA + 1)]
-        best = stats.best_gamma(alpha, c, max_gamma=MAX_GAMMA)
-        formula = stats.expected_tokens_per_pass(alpha, gamma)
-        measure = self.method(s["greedy"])
+        run = self.measure(s["draft"], gamma, s["greedy"], s["rule"], sampling)
+        k = s["candidates"]
+        alpha_k = alpha if k == 1 else ref["alpha_candidates"]
+        if k == 1:
+            curve = [[g, stats.speedup(alpha, g, c)] for g in range(1, MAX_GAMMA + 1)]
+            best = stats.best_gamma(alpha, c, max_gamma=MAX_GAMMA)
+            formula = stats.expected_tokens_per_pass(alpha, gamma)
+        else:  # the tree's: k candidates for the first guess, a line after each (tree_readouts)
+            curve = [[g, tokens_per_pass(alpha, alpha_k, g) / (g * c + 1)] for g in range(1, MAX_GAMMA + 1)]
+            best = max(curve, key=lambda point: (point[1], -point[0]))[0]
+            formula = tokens_per_pass(alpha, alpha_k, gamma)
+        measure = self.method(s["greedy"], s["temperature"], s["top_p"])
         if s["greedy"]:
             measure["runs_looped"] = ref["runs_looped"]
         return {
             "settings": s.as_json(),
             "alpha": alpha,
             "alpha_kind": kind,
+            "candidates": k,
+            "alpha_candidates": alpha_k,
+            "lanes_per_sequence": s["lanes_per_sequence"],
             "alpha_beta": ref["alpha"],
             "acceptance_rate": ref["acceptance_rate"],
             "acceptance_rate_counted": run["acceptance_rate"],
@@ -198,12 +239,13 @@ class Readouts:
             "passes": run["passes"],
             "tokens": run["tokens"],
             "measure": measure,
-            "speedup": stats.speedup(alpha, gamma, c),
+            "speedup": formula / (gamma * c + 1) if k > 1 else stats.speedup(alpha, gamma, c),
             "best_gamma": best,
-            "best_speedup": stats.speedup(alpha, best, c),
+            "best_speedup": curve[best - 1][1],
             "c": c,
             "curve": curve,
-            "roofline": roofline_readout(s["batch"], gamma, formula, c, gpu=s["gpu"], model=s["model"]),
+            "roofline": roofline_readout(s["batch"], gamma, formula, c, gpu=s["gpu"], model=s["model"],
+                                         lanes_per_sequence=s["lanes_per_sequence"]),
         }
 
 
@@ -230,21 +272,24 @@ def regime(g, m, batch: int, lanes: int, context: int, tokens_per_pass: float, c
     }
 
 
-def lanes_readout(batch: int, gamma: int, gpu: str = rl.DEFAULT_GPU, model: str = rl.DEFAULT_MODEL) -> dict:
-    """The lanes a speculative pass lights and the mill's share of them (no measurement needed)."""
+def lanes_readout(batch: int, lanes_per_sequence: int, gpu: str = rl.DEFAULT_GPU,
+                  model: str = rl.DEFAULT_MODEL) -> dict:
+    """The lanes a speculative pass lights and the mill's share of them (no measurement needed):
+    batch x lanes_per_sequence (Settings.lanes_per_sequence: gamma + 1 for a line of guesses)."""
     g, m = rl.gpu(gpu), rl.model(model)
-    lanes = batch * (gamma + 1)
+    lanes = batch * lanes_per_sequence
     match = rl.balance_lanes(g, m)
     return {"batch": batch, "lanes": lanes, "lanes_to_match": match, "mill_share": min(1.0, lanes / match)}
 
 
 def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = DRAFT_COST, *,
-                     gpu: str = rl.DEFAULT_GPU, model: str = rl.DEFAULT_MODEL) -> dict:
+                     gpu: str = rl.DEFAULT_GPU, model: str = rl.DEFAULT_MODEL,
+                     lanes_per_sequence: int | None = None) -> dict:
     """Paper roofline of a model on a GPU (rows of sim.roofline) at the bench's batch, plain and speculative.
 
     Lanes are the positions the target computes per read of a weight: batch for plain
     decoding, batch x (gamma + 1) when speculating (gamma guesses plus the bonus position of
-    each sequence). lanes_to_match = lanes at which arithmetic time equals weight-reading
+    each sequence), batch x lanes_per_sequence over a tree of candidates (every node is scored). lanes_to_match = lanes at which arithmetic time equals weight-reading
     time (machine balance / intensity at one lane, about 295). "weights_only" counts weight
     reads alone; "with_cache" adds each sequence's key/value cache of CONTEXT_TOKENS tokens.
     The speculative tokens per second use the formula's expected tokens per pass and a step
@@ -255,7 +300,8 @@ def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = 
     (weights only) = min(1, lanes / lanes_to_match): the mill's gauge.
     """
     g, m = rl.gpu(gpu), rl.model(model)
-    lanes = lanes_readout(batch, gamma, gpu, model)["lanes"]
+    per_sequence = gamma + 1 if lanes_per_sequence is None else lanes_per_sequence
+    lanes = lanes_readout(batch, per_sequence, gpu, model)["lanes"]
     plain = {name: regime(g, m, batch, batch, ctx, 1.0, 0.0)
              for name, ctx in (("weights_only", 0), ("with_cache", CONTEXT_TOKENS))}
     spec = {name: regime(g, m, batch, lanes, ctx, tokens_per_pass, gamma * c)
@@ -274,6 +320,7 @@ def roofline_readout(batch: int, gamma: int, tokens_per_pass: float, c: float = 
         "gamma": gamma,
         "context_tokens": CONTEXT_TOKENS,
         "lanes_plain": batch,
+        "lanes_per_sequence": per_sequence,
         "lanes": lanes,
         "lanes_to_match": rl.balance_lanes(g, m),
         "cache_gb": rl.kv_cache_bytes(m, batch, CONTEXT_TOKENS) / 1e9,

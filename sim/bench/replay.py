@@ -7,8 +7,8 @@ draws, computed here. A state names its whole experiment (the sentence comes fro
 from (seed, i), tube round k from (seed, k)), so replaying it from scratch or extending an
 earlier replay gives the same view, and a link reproduces what the reader saw.
 
-Replays are cached per session: the passes of each (draft, gamma, greedy, rule, seed) and the
-rounds of each (draft, greedy, rule, seed) are kept, so One step, Play and Add a round extend a
+Replays are cached per session: the passes of each (draft, gamma, candidates, temperature, top_p,
+rule, seed) and the rounds of each (draft, candidates, temperature, top_p, rule, seed) are kept, so One step, Play and Add a round extend a
 run instead of recomputing it.
 """
 
@@ -92,7 +92,7 @@ class Replays:
 
     def tubes(self, settings: Settings, rounds: int) -> dict:
         """Cumulative tube counts over rounds 0..rounds-1 (prefix sums kept per series)."""
-        key = (settings.draft, settings.greedy, settings.rule, settings.seed)
+        key = (settings.draft, settings.candidates, settings.temperature, settings.top_p, settings.rule, settings.seed)
         series = self._remember(self._tubes, key, lambda: {"rounds": [], "sums": []})
         context = default_context(self.language, "tube")
         while len(series["rounds"]) < max(rounds, 1):
@@ -126,7 +126,7 @@ class Replays:
         run = self.run(settings, steps)
         readouts = self.measured(settings) if measure or self.readouts.cached(settings) else None
         last = run["passes"][steps - 1] if steps else None
-        lanes = lanes_readout(settings.batch, settings.gamma, settings.gpu, settings.model)
+        lanes = lanes_readout(settings.batch, settings.lanes_per_sequence, settings.gpu, settings.model)
         shown_pass = self._pass_view(settings, last, run, steps) if last else None
         return {
             "state": state.as_json(),
@@ -170,11 +170,17 @@ class Replays:
     def _pass_view(self, settings: Settings, step: dict, run: dict, steps: int) -> dict:
         context = step["context"]
         table = commands.exactness_table(self.language, context, settings.draft, EXACTNESS_TOP)
+        if not settings.greedy:  # the same pass again, with what each
+            step = commands.step(self.language, settings.but(batch=1), context, step["step_index"], 0,
+                                 residuals=True)  # rejection left to check the next candidate against
         return {
             "index": step["step_index"],
             "context_text": step["context_text"],
             "mode": "greedy" if settings.greedy else settings.rule,
             "guesses": step["guesses"],
+            "positions": step["positions"],
+            "candidates": settings.candidates,
+            "n_checked": step["n_checked"],
             "n_kept": step["n_kept"],
             "n_written": step["n_written"],
             "written": step["written"],
@@ -182,8 +188,10 @@ class Replays:
             "replacement": step["replacement"],
             "bonus": step["bonus"],
             "rejected": _rejected(step),
-            "lanes_per_sequence": settings.gamma + 1,
-            "lanes": settings.batch * (settings.gamma + 1),
+            "checks": checks(step["positions"]),
+            "choice": None if settings.greedy or settings.rule == "typical" else first_choice(step["positions"]),
+            "lanes_per_sequence": step["lanes_per_sequence"],
+            "lanes": settings.batch * step["lanes_per_sequence"],
             "exactness": {"context_text": step["context_text"], **table},
         }
 
@@ -249,6 +257,46 @@ class Replays:
             if done(last) or capped:
                 break
         return state, capped
+
+
+def checks(positions: list) -> list[dict]:
+    """Every candidate the target checked in this pass, in order, with what came next after a
+    rejection (the bridge's list): then "next_residual"/"next_p" (what the next candidate is
+    checked against), "draw_residual"/"draw_p" (what the token was drawn from), with its likeliest."""
+    out = []
+    for position in positions:
+        listed = position["candidates"]
+        for j, c in enumerate(listed):
+            if not c["checked"]:
+                continue
+            then = c.get("next_against")
+            kind = None
+            if then is not None:
+                last = j + 1 == len(listed)
+                kind = ("draw_" if last else "next_") + then["kind"]
+            out.append({"guess": position["depth"] + 1, "candidate": j + 1, "of": len(listed), "text": c["text"],
+                        "r": c["r"], "ratio": c["ratio"], "verdict": c["verdict"], "then": kind,
+                        "then_tokens": then["tokens"] if then else []})
+    return out
+
+
+def first_choice(positions: list) -> dict | None:
+    """Why the first guess came out as it did (the exactness view's note): the candidate kept (its
+    place among the k, what it was checked against: p, or the residual the rejections before it
+    left) or, with every candidate rejected, what the token was drawn from."""
+    if not positions:
+        return None
+    listed = positions[0]["candidates"]
+    checked = [c for c in listed if c["checked"]]
+    rejected = [c["text"] for c in checked if c["verdict"] == "rejected"]
+    kept = next((j for j, c in enumerate(listed) if c["checked"] and c["verdict"] == "kept"), None)
+    if kept is not None:
+        c = listed[kept]
+        before = listed[kept - 1].get("next_against") if kept else None
+        return {"kept": kept + 1, "of": len(listed), "text": c["text"], "r": c["r"], "ratio": c["ratio"],
+                "rejected": rejected, "against": before["kind"] if before else "p"}
+    last = checked[-1].get("next_against") if checked else None
+    return {"kept": None, "of": len(listed), "rejected": rejected, "drawn_from": last["kind"] if last else "p"}
 
 
 def verdicts() -> list:

@@ -1,7 +1,7 @@
 """The bench's parameters: every setting and counter a link can carry, with its limits, in one table.
 
-A bench state is {"settings": {draft, gamma, greedy, batch, seed, rule, gpu, model}, "steps": n,
-"rounds": m}:
+A bench state is {"settings": {draft, gamma, candidates, temperature, top_p, batch, seed, rule, gpu,
+model}, "steps": n, "rounds": m}:
 the settings the sim's commands take, and how far the reader went (passes on the tape, rounds in
 the tubes). PARAMETERS describes each of them once; the page's controls, its link, the build's
 picture and the checks below all read this table (the page receives it in the bench's spec).
@@ -25,10 +25,19 @@ from dataclasses import dataclass, field, make_dataclass, replace
 from .. import roofline as rl
 from ..errors import BenchError
 from ..models import DRAFT_NAMES as DRAFTS
-from ..speculative import RULES
+from ..candidates import CANDIDATE_RULES as RULES
+from ..tempering import TEMPERATURES, TOP_PS
+from ..tree import tree_size
 
 # Which rules keep the target's distribution exactly (the others are there to show why it matters).
-EXACT_RULES = frozenset({"exact"})
+EXACT_RULES = frozenset({"exact", "recursive"})
+
+
+def _level(x: float):
+    """A setting's number as the page and the link write it: 1, not 1.0 (JSON, the options' values)."""
+    return int(x) if x == int(x) else x
+
+
 
 SEED_MODULUS = 2**32  # "New sentence" moves the seed to (seed + 1) mod this
 LINK_VALUE_SHOWN = 40  # characters of a bad link value quoted back to the reader
@@ -38,7 +47,8 @@ LINK_VALUE_SHOWN = 40  # characters of a bad link value quoted back to the reade
 class Parameter:
     """One thing a bench state holds.
 
-    kind: "choice" (one of `values`), "int" (low..high) or "bool".
+    kind: "choice" (one of `values`, strings), "level" (one of `values`, numbers), "int" (low..high)
+    or "bool".
     role: "setting" (passed to the sim's commands) or "progress" (a counter of the reader's own).
     control: how the page shows it ("select", "radios", "range", "checkbox", "seed": shown and
     moved by the New sentence button, "counter": moved by buttons, "row": a menu of data rows
@@ -64,7 +74,7 @@ class Parameter:
         """The parameter as the page's spec carries it."""
         out = {"name": self.name, "kind": self.kind, "default": self.default, "role": self.role,
                "control": self.control, "restarts": self.restarts}
-        if self.kind == "choice":
+        if self.kind in ("choice", "level"):
             out["values"] = list(self.values)
         if self.kind == "int":
             out["min"], out["max"] = self.low, self.high
@@ -76,7 +86,12 @@ class Parameter:
 PARAMETERS = (
     Parameter("draft", "choice", "bigram", "select", values=DRAFTS),
     Parameter("gamma", "int", 4, "range", low=1, high=8),
-    Parameter("greedy", "bool", False, "checkbox"),
+    # k candidates for the first guess, each continued as a line (Settings.widths says why).
+    Parameter("candidates", "int", 1, "range", low=1, high=4),
+    # Both models' distributions reshaped before the rule (sim.tempering); temperature 0 is greedy.
+    Parameter("temperature", "level", 1, "select", values=tuple(_level(t) for t in TEMPERATURES),
+              flags={"greedy": 0}),
+    Parameter("top_p", "level", 1, "select", values=tuple(_level(t) for t in TOP_PS)),
     Parameter("batch", "int", 1, "range", low=1, high=256, restarts=False),
     Parameter("seed", "int", 1, "seed", low=0, high=SEED_MODULUS - 1),
     Parameter("rule", "choice", "exact", "radios", values=RULES,
@@ -104,7 +119,20 @@ VIEW_OPTIONS = ("chapter", "part", "theme")
 
 
 
+# Links from before the temperature dial said greedy=1: it is temperature 0 (greedy=0, the default
+# temperature). The one place that maps the old switch: links.parse_link and check_settings read it.
+LEGACY = {"greedy": (Parameter("greedy", "bool", False, "none", role="legacy"), "temperature")}
+
+
+def legacy_value(name: str, value: bool):
+    """(the setting that replaced a legacy one, its value), given the old one's (checked) value."""
+    if name == "greedy":
+        return "temperature", (0 if value else BY_NAME["temperature"].default)
+    raise KeyError(name)
+
+
 MAX_GAMMA = BY_NAME["gamma"].high
+MAX_CANDIDATES = BY_NAME["candidates"].high
 MAX_BATCH = BY_NAME["batch"].high
 MAX_SEED = BY_NAME["seed"].high
 MAX_STEPS = BY_NAME["steps"].high
@@ -140,6 +168,27 @@ class _SettingsBase(_Checked):
         """The settings a run depends on (those that restart the sentence), as a cache key."""
         return tuple(getattr(self, name) for name in SETTINGS if BY_NAME[name].restarts)
 
+    @property
+    def greedy(self) -> bool:
+        """Temperature 0: both models take their likeliest token (the old greedy switch)."""
+        return self.temperature == 0
+
+    @property
+    def widths(self) -> tuple[int, ...]:
+        """The tree a pass checks (sim.tree): k candidates for the first guess, each continued by a
+        line of gamma - 1 guesses, widths (k, 1, ..., 1). Chosen over k wide at every level, whose
+        k^gamma leaves (65,536 at k = 4, gamma = 8) no read head can draw nor a step afford, and
+        over a fixed shape such as 3-2-1, which would tie the tree to one gamma: here the lanes grow
+        as k gamma + 1 (33 at most), a reader can count them, one step stays far below its time
+        budget, and k = 1 is the line of guesses as before."""
+        return (self.candidates,) + (1,) * (self.gamma - 1)
+
+    @property
+    def lanes_per_sequence(self) -> int:
+        """Positions the target scores per sequence in one pass: every node of the tree, plus the
+        context's last position (gamma + 1 for a line)."""
+        return tree_size(self.widths) + 1
+
 
 class _StateBase(_Checked):
     __slots__ = ()
@@ -167,6 +216,10 @@ def _range_text(p: Parameter) -> str:
 
 def check_value(p: Parameter, value):
     """value if it is a valid JSON value of parameter p, else BenchError."""
+    if p.kind == "level":
+        if type(value) in (int, float) and value in p.values:
+            return p.values[p.values.index(value)]  # the table's own spelling (1, not 1.0)
+        raise BenchError(p.name, f"{p.name} must be one of {', '.join(map(str, p.values))}; got {value!r}")
     if p.kind == "choice":
         if isinstance(value, str) and value in p.values:
             return value
@@ -184,6 +237,9 @@ def check_settings(args) -> Settings:
     """The settings in a command's JSON arguments, defaults filled in; BenchError if one is bad."""
     if not isinstance(args, dict):
         raise BenchError("args", f"arguments must be a JSON object; got {type(args).__name__}")
+    for old, (p, new) in LEGACY.items():  # {"greedy": true} from a caller of before the temperature dial
+        if old in args and new not in args:
+            args = {**args, new: legacy_value(old, check_value(p, args[old]))[1]}
     return Settings(**{name: check_value(BY_NAME[name], args.get(name, DEFAULTS[name])) for name in SETTINGS})
 
 

@@ -2,13 +2,21 @@
 
 Each round is seeded by (seed, round) (stream 1, see commands.rng_for), so the page's cumulative
 tubes are a function of the settings and the number of rounds, and a link reproduces them.
+
+With a temperature or top-p both tubes draw from the tempered distributions (sim.tempering), and
+the line each tube should reach is the tempered p; with k candidates the speculative tube's draws
+are sim.tree.position_draws of k candidates (with k = 1, the first tokens of a line, bit for bit).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..speculative import first_tokens, residual_of, typical_threshold
+from ..candidates import residual, top_tokens
+from ..sparse import ChainDistribution
+from ..speculative import residual_of, typical_threshold
+from ..tempering import tempered
+from ..tree import position_draws
 from .commands import OTHER_ID, STREAM_TUBE, clean, rng_for, top_by_p
 from .settings import Settings
 
@@ -16,27 +24,65 @@ MAX_DRAWS = 1000
 TUBE_DRAWS = 50  # draws per tube per round
 
 
-def spec_distribution(p, q, rule: str, greedy: bool) -> list[float]:
-    """Dense distribution of the speculative first token under a rule (O(V); cached by caller).
+def spec_distribution(p, q, rule: str, greedy: bool, k: int = 1, size: int | None = None) -> list[float]:
+    """Dense distribution of the speculative first token under a rule with k candidates (O(V);
+    cached by caller). p and q: the distributions the rule sees (tempered, if so set).
 
-    exact: p itself. replace_from_p: min(p, q) + (1 - beta) p. typical: q(x) [p(x) > t] +
-    (1 - sum_{p(y) > t} q(y)) p(x), t the typical threshold. greedy: all mass on argmax p.
+    exact, recursive: p itself. greedy: all mass on argmax p. The rules that are not exact check
+    candidate after candidate, each kept with chance a(x) on its own (independent of the ones
+    before) and with total chance A, so x comes out with
+        a(x) (1 - (1 - A)^k) / A  +  (1 - A)^k f(x)
+    (f: what is drawn when all k fail). replace_from_p: a = min(p, q), f = p. typical:
+    a = q [p > t], f = p, t the typical threshold. keep_any_survivor: a = min(p, q), f = the
+    residual; with k = 1 it is the exact rule.
     """
-    pd = p.dense()
+    size = len(p.base) if size is None else size
+    pd = _dense(p, size)
     if greedy:
         out = [0.0] * len(pd)
         out[p.argmax()] = 1.0
         return out
-    if rule == "exact":
+    if rule in ("exact", "recursive"):
         return list(pd)
-    qd = q.dense()
-    if rule == "replace_from_p":
-        rest = 1.0 - residual_of(p, q).beta
-        return [(pi if pi < qi else qi) + rest * pi for pi, qi in zip(pd, qd)]
-    threshold = typical_threshold(p)
-    kept_mass = math.fsum(qi for pi, qi in zip(pd, qd) if pi > threshold)
-    rest = 1.0 - kept_mass
-    return [(qi if pi > threshold else 0.0) + rest * pi for pi, qi in zip(pd, qd)]
+    qd = _dense(q, size)
+    if rule == "typical":
+        threshold = typical_threshold(p)
+        accept = [qi if pi > threshold else 0.0 for pi, qi in zip(pd, qd)]
+    else:
+        accept = [pi if pi < qi else qi for pi, qi in zip(pd, qd)]
+    fallback = pd
+    if rule == "keep_any_survivor":
+        left = residual(p, q)
+        fallback = _dense(left, size) if left is not None else pd
+    if k == 1 and rule == "replace_from_p" and isinstance(p, ChainDistribution):
+        kept = residual_of(p, q).beta  # (as before several candidates, to the last bit)
+    else:
+        kept = math.fsum(accept)
+    rest = 1.0 - kept
+    none = rest ** k
+    some = (1.0 - none) / kept if kept > 0 else 0.0
+    if k == 1:  # the line's own arithmetic (the page's figures before several candidates)
+        return [a + rest * f for a, f in zip(accept, fallback)]
+    return [a * some + none * f for a, f in zip(accept, fallback)]
+
+
+def _dense(dist, size: int) -> list[float]:
+    """All V probabilities of a chain, a residual, or a tempered (or cut) distribution."""
+    if isinstance(dist, ChainDistribution):
+        return dist.dense()
+    out = [0.0] * size
+    for w, v in dist.pairs():
+        out[w] = float(v)
+    return out
+
+
+def _ranked(p, top: int, size: int) -> list[tuple[int, float]]:
+    """The top tokens by p, most likely first, ties by id: top_by_p for a model's chain, else by
+    sorting the dense distribution (a tempered one)."""
+    if isinstance(p, ChainDistribution):
+        return top_by_p(p, top)
+    dense = _dense(p, size)
+    return sorted(enumerate(dense), key=lambda pair: (-pair[1], pair[0]))[:top]
 
 
 def tube_round(language, settings: Settings, context: list[int], round_index: int, draws: int = TUBE_DRAWS,
@@ -45,12 +91,16 @@ def tube_round(language, settings: Settings, context: list[int], round_index: in
     "tube" prefix, see commands.default_context), counted into the top tokens by p plus
     "other"; seeded by (seed, round)."""
     target, draft = language.target, language.draft(settings.draft)
-    rule, greedy = settings.rule, settings.greedy
+    rule, greedy, k = settings.rule, settings.greedy, settings.candidates
+    temperature, top_p = settings.temperature, settings.top_p
     p, q = target.sparse(context), draft.sparse(context)
-    ranked = top_by_p(p, top)
+    if not greedy:
+        p, q = tempered(p, temperature, top_p), tempered(q, temperature, top_p)
+    size = len(language.vocab)
+    ranked = _ranked(p, top, size)
     slot = {token_id: i for i, (token_id, _) in enumerate(ranked)}
     other = len(ranked)
-    spec_dense = _spec_dense(spec_cache, context, settings.draft, p, q, rule, greedy)
+    spec_dense = _spec_dense(spec_cache, context, settings, p, q, size)
 
     rng = rng_for(settings.seed, STREAM_TUBE, round_index)
     direct = [0] * (other + 1)
@@ -59,13 +109,14 @@ def tube_round(language, settings: Settings, context: list[int], round_index: in
     if greedy:
         best = p.argmax()
         direct[slot.get(best, other)] += draws
-        kept = q.argmax() == best
+        kept = best in top_tokens(q, k)  # greedy candidates: the draft's k likeliest
         (kept_counts if kept else target_counts)[slot.get(best, other)] += draws
     else:
         for _ in range(draws):
             direct[slot.get(p.sample(rng), other)] += 1
-        for drawn, kept in first_tokens(target, draft, context, rng, draws, rule=rule):
-            (kept_counts if kept else target_counts)[slot.get(drawn, other)] += 1
+        for drawn, position in position_draws(target, draft, context, rng, draws, k, rule=rule,
+                                              temperature=temperature, top_p=top_p):
+            (kept_counts if position is not None else target_counts)[slot.get(drawn, other)] += 1
 
     categories = [{"id": token_id, "text": language.vocab[token_id], "p": p_x,
                    "spec_p": spec_dense[token_id]} for token_id, p_x in ranked]
@@ -88,13 +139,16 @@ def largest_gap(categories: list, direct: list, kept: list, written: list) -> di
             "direct": direct[k], "speculative": kept[k] + written[k]}
 
 
-def _spec_dense(cache, context, draft_name, p, q, rule, greedy) -> list[float]:
+def _spec_dense(cache, context, s: Settings, p, q, size: int) -> list[float]:
+    def make():
+        return spec_distribution(p, q, s.rule, s.greedy, s.candidates, size)
+
     if cache is None:
-        return spec_distribution(p, q, rule, greedy)
-    key = (tuple(context[-2:]), draft_name, rule, greedy)
+        return make()
+    key = (tuple(context[-2:]), s.draft, s.rule, s.greedy, s.candidates, s.temperature, s.top_p)
     dense = cache.get(key)
     if dense is None:
-        dense = spec_distribution(p, q, rule, greedy)
+        dense = make()
         if len(cache) > 64:
             cache.clear()
         cache[key] = dense

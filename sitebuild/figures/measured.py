@@ -5,9 +5,11 @@ Three measurements, each cached between builds (cache.py):
 - the bench's readouts at its defaults and with the unigram draft;
 - alpha from several seeds of the chapters' run, to show how much one run's alpha moves;
 - how often the target's most likely token is among the draft's top few (the tree section).
-A fourth is not a figure: the readout measurements of the page's first picture (readout_table),
+Two more are not figures: the readout measurements of the page's first picture (readout_table),
 which the page's snapshot opens its session with, so the readouts it shows answer at once when
-the worker is live (every other setting is measured in the worker, on first use).
+the worker is live (every other setting is measured in the worker, on first use); and alpha
+against temperature for each draft (alpha_temperature), which the readouts panel prints for the
+draft in use (about 5 s of CPython a language: too slow for the worker to measure on a click).
 """
 
 from __future__ import annotations
@@ -64,6 +66,23 @@ def readout_table(model_json: str, language) -> str:
                   lambda: {"json": measurements_json(model_json, language)})["json"]
 
 
+def alpha_temperature(language) -> dict:
+    """{"temperatures": [...], "drafts": {draft: [alpha at each temperature]}}: the readouts' alpha
+    (sim.bench.Bench.readouts) at each temperature, one candidate, top-p 1, so the value at the
+    temperature in use is the alpha the readouts show. Each is measured on the text its own
+    temperature writes (greedy at 0: the greedy readouts' runs), as the papers measure theirs."""
+    temperatures = next(list(p.values) for p in bench_settings.PARAMETERS if p.name == "temperature")
+    drafts = list(bench_settings.DRAFTS)
+
+    def measure():
+        bench = Bench(language)
+        return {"temperatures": temperatures,
+                "drafts": {d: [bench.readouts({"draft": d, "temperature": t})["alpha"] for t in temperatures]
+                           for d in drafts}}
+
+    return cached("alpha-temperature", language, {"drafts": drafts, "temperatures": temperatures}, measure)
+
+
 def alpha_by_seed(language) -> list[float]:
     """Alpha of the chapters' run (seed MEASURE_SEED first) and of NOISE_RUNS - 1 more seeds."""
     seeds = [MEASURE_SEED + i for i in range(NOISE_RUNS)]
@@ -113,6 +132,9 @@ def settings() -> Figures:
     f.add("same_alpha", 1)  # a copy of the target: every guess is kept
     f.add("same_tokens_per_pass", DEFAULT_GAMMA + 1)
     f.add("same_speedup", stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST), times())
+    for t in next(p.values for p in bench_settings.PARAMETERS if p.name == "temperature"):
+        if t not in (0, 1):  # the bench's temperatures, as 'Going further' names them
+            f.add("temperature_" + str(t).replace(".", ""), t, fixed(1))
     f.add("own_max_characters", owntext.MAX_CHARACTERS)  # a reader's own text (chapter 13)
     f.add("own_min_tokens", owntext.MIN_TOKENS)
     return f
@@ -141,6 +163,10 @@ def bench_figures(language) -> Figures:
     tokens = stats.expected_tokens_per_pass(alpha, DEFAULT_GAMMA)
     f.add("break_even_cost", (tokens - 1) / DEFAULT_GAMMA, fixed(2))
     noise(f, alpha_by_seed(language), main)
+    # 'Going further' (p and q): alpha against temperature with the bigram draft, as the readouts print it.
+    curve = alpha_temperature(language)
+    for t, a in zip(curve["temperatures"], curve["drafts"]["bigram"]):
+        f.add("alpha_temp_" + str(t).replace(".", ""), a, fixed(2))
     coverage = top_coverage(language)
     f.add("coverage_top", COVERAGE_TOP)
     f.add("coverage_one_pct", coverage[0] * 100, pct(0))

@@ -1,7 +1,8 @@
 """The chapters' "Try it" levers: declared in each chapter's [try] table, checked against the
 bench's spec, rendered into the chapter (templates/_tryit.html) and run by site/static/js/tryit.js.
 
-check(contents, spec): every chapter has a valid block, and both languages declare the same one.
+check(contents, spec): every chapter (and a closing section with [try]) has a valid block, and both
+languages declare the same one.
 render(section, values, spec): what the template shows and the data the page's runner reads.
 """
 
@@ -14,9 +15,10 @@ from .blocks import check_parity, checked, page_data
 def check(contents: dict, spec: dict) -> None:
     """Fail on the first bad or unmatched Try-it, naming its file and line."""
     first, *rest = contents.values()
-    blocks = {lang: [checked(s, spec) for s in c.chapters] for lang, c in contents.items()}
+    blocks = {lang: [checked(s, spec) for s in c.with_tryit] for lang, c in contents.items()}
     for other in rest:
-        for a, b, block_a, block_b in zip(first.chapters, other.chapters, blocks[first.lang], blocks[other.lang]):
+        for a, b, block_a, block_b in zip(first.with_tryit, other.with_tryit, blocks[first.lang],
+                                          blocks[other.lang]):
             check_parity(a, b, block_a, block_b)
 
 

@@ -49,11 +49,15 @@ def _arguments(spec: dict, kind: str) -> dict:
 
 def _check_value(p: dict, value) -> str | None:
     """None if value is valid for p (a parameter, or an action's argument, as the spec describes
-    either: kind choice with values, bool, or int with min and max), else what it should be."""
+    either: kind choice with values, level (numbers) with values, bool, or int with min and max),
+    else what it should be."""
     if p["kind"] == "choice":
         return None if isinstance(value, str) and value in p["values"] else "one of " + ", ".join(p["values"])
     if p["kind"] == "bool":
         return None if isinstance(value, bool) else "true or false"
+    if p["kind"] == "level":  # a number from a fixed set (temperature, top_p)
+        ok = type(value) in (int, float) and value in p["values"]
+        return None if ok else "one of " + ", ".join(map(str, p["values"]))
     ok = type(value) is int and p["min"] <= value <= p["max"]
     return None if ok else f"a whole number from {p['min']} to {p['max']}"
 

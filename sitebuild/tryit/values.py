@@ -42,6 +42,8 @@ VALUES = {
     # settings and how far the reader went
     "gamma": Value(("state", "settings", "gamma"), "int", "guesses per pass"),
     "batch": Value(("state", "settings", "batch"), "int", "sequences in the batch"),
+    "candidates": Value(("state", "settings", "candidates"), "int", "candidates for the first guess (k)"),
+    "temperature": Value(("state", "settings", "temperature"), "num", "the temperature of both models"),
     "passes": Value(("tape", "passes"), "int", "passes on the tape"),
     "written": Value(("tape", "written"), "int", "tokens written on the tape"),
     "draws": Value(("tubes", "draws"), "int", "draws in each tube"),
@@ -50,7 +52,7 @@ VALUES = {
     "pass_kept": Value(("pass", "n_kept"), "int", "guesses the last pass kept"),
     "pass_written": Value(("pass", "n_written"), "int", "tokens the last pass wrote"),
     "pass_text": Value(("pass", "written_display"), "quoted", "what the last pass wrote"),
-    "pass_lanes": Value(("pass", "lanes_per_sequence"), "int", "lanes one sequence lights (gamma + 1)"),
+    "pass_lanes": Value(("pass", "lanes_per_sequence"), "int", "lanes one sequence lights (1 + k gamma)"),
     "rejected_text": Value(_rejected("text"), "quoted", "the rejected guess"),
     "rejected_ratio": Value(_rejected("ratio"), "num3", "its p/q"),
     "rejected_r": Value(_rejected("r"), "num3", "its random number r"),
@@ -58,6 +60,7 @@ VALUES = {
     "bonus": Value(("pass", "bonus", "text"), "quoted", "the bonus token after all guesses were kept"),
     # the readouts
     "alpha": Value(("readouts", "alpha"), "num3", "acceptance rate"),
+    "some_kept": Value(("readouts", "alpha_candidates"), "num3", "the chance some of the k candidates is kept"),
     "tpp": Value(("readouts", "tokens_per_pass_counted"), "num2", "tokens per pass, counted"),
     "tpp_formula": Value(("readouts", "tokens_per_pass_formula"), "num2", "tokens per pass, by the formula"),
     "speedup": Value(("readouts", "speedup"), "num2", "speed-up by the formula"),

@@ -161,7 +161,7 @@ def test_bench_works_from_the_keyboard_alone(shared_bench):
     reset(page)
     wanted = {
         "button.b-play", "button.b-step", "button.b-new", "select[name=draft]", "input[name=gamma]",
-        "input[name=batch]", "select[name=speed]", "input[name=greedy]", "input[name=rule]",
+        "input[name=batch]", "select[name=speed]", "select[name=temperature]", "input[name=rule]",
         "button.b-round", "button.b-clear", ".b-part-ring", ".b-tab",
     }
     # From the top of the page: the second skip link goes to the bench, and the bench's first
@@ -189,10 +189,10 @@ def test_bench_works_from_the_keyboard_alone(shared_bench):
                 page.keyboard.press("ArrowRight")
                 settle(page)
                 assert page.locator("#b [data-value-of=gamma]").inner_text() == "5"
-            elif hit == "input[name=greedy]":
-                page.keyboard.press("Space")
+            elif hit == "select[name=temperature]":
+                page.keyboard.press("ArrowUp")  # from 1 to 0.7 (the options in the settings' order)
                 settle(page)
-                assert query_of(page)["greedy"] == "1"
+                assert query_of(page)["temperature"] == "0.7"
             elif hit == "button.b-round":
                 page.keyboard.press("Enter")
                 settle(page)
@@ -393,7 +393,58 @@ def test_a_link_opened_cold_replays_quickly(new_page, site_url):
     print(f"cold replay: {act:.0f} ms")
     assert act < 8000, timings
     assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
-    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "greedy": False, "batch": 1,
-                                              "seed": 1, "rule": "typical", "gpu": "h100-sxm",
+    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "candidates": 1, "temperature": 1,
+                                              "top_p": 1, "batch": 1, "seed": 1, "rule": "typical", "gpu": "h100-sxm",
                                               "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
     assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet
+
+
+def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site):
+    """Issue 21: a link sets candidates=3, temperature=0.7 and top_p=0.9; after three more passes
+    the head lights 1 + 3 gamma lanes, the controls say the settings, and the tape, the lanes and
+    the bridge's checks are those of the CPython replay of the same state (on the page's models)."""
+    import json
+
+    from sim.session import open_session
+
+    page = shared_bench("en")
+    reset(page, "?candidates=3&temperature=0.7&top_p=0.9&seed=5")
+    run(page, [{"type": "step", "count": 3}])
+    state = bench_state(page)
+    assert state["steps"] == 4 and {k: state["settings"][k] for k in ("candidates", "temperature", "top_p")} == \
+        {"candidates": 3, "temperature": 0.7, "top_p": 0.9}
+    shown = snapshot(page)
+    assert (shown["controls"]["candidates"], shown["controls"]["temperature"], shown["controls"]["top_p"]) == \
+        ("3", "0.7", "0.9")
+    session = open_session((built_site / "models" / "en.json").read_text(encoding="utf-8"))
+    view = json.loads(session.handle("view", json.dumps({"state": state})))["result"]
+    lanes = 1 + 3 * state["settings"]["gamma"]
+    assert page.locator("#b .b-lane.b-lit").count() == lanes == view["drawing"]["machine"]["lanes_lit"]
+    tape = page.locator("#b .b-tape .b-tok .b-tok__text").all_text_contents()
+    assert tape == [t["text"] for t in view["tape"]["tokens"]]
+    # the candidates the big model refused stand before the token written at their position, in the
+    # order tried (the last pass's): the tape's items in order, words and refusals
+    items = page.evaluate("""() => [...document.querySelectorAll('#b .b-tape > li')].map((li) =>
+        li.classList.contains('b-cand') ? '✕' + li.querySelector('.b-cand__text').textContent : li.querySelector('.b-tok__text').textContent)""")
+    first = len(tape) - view["pass"]["n_written"]
+    wanted = tape[:first]
+    for depth, written in enumerate(tape[first:]):
+        wanted += ["✕" + c["text"] for c in view["pass"]["positions"][depth]["candidates"] if c["checked"] and not c["kept"]]
+        wanted.append(written)
+    assert items == wanted and any(i.startswith("✕") for i in items)  # this pass refused some
+    checks = page.locator("#b .b-checks li").all_text_contents()
+    assert len(checks) == len(view["pass"]["checks"]) >= 1
+    assert all(c["text"] in line for c, line in zip(view["pass"]["checks"], checks))
+    assert f"({len(checks)})" in page.locator("#b .b-checks-box summary").text_content()  # folded, with their count
+    # the exactness view's line: which candidate of the first guess was kept and why (view.pass.choice)
+    choice, why = view["pass"]["choice"], page.locator("#b .b-exact-why").text_content()
+    assert all(f"“{t}”" in why for t in choice["rejected"] + ([choice["text"]] if choice["kept"] else []))
+    assert query_of(page)["candidates"] == "3" and query_of(page)["temperature"] == "0.7"
+    # α against temperature: the draft in use's row, its temperature marked (and only that one)
+    def alpha_t():
+        return page.evaluate("""() => [[...document.querySelectorAll('#b .b-alpha-t__draft:not([hidden])')].map((r) => r.dataset.draft),
+            [...document.querySelectorAll('#b .b-alpha-t__draft:not([hidden]) [aria-current=true]')].map((c) => c.dataset.temperature)]""")
+    assert alpha_t() == [["bigram"], ["0.7"]]
+    run(page, [{"type": "set", "name": "draft", "value": "unigram"}, {"type": "set", "name": "temperature", "value": 0}])
+    assert alpha_t() == [["unigram"], ["0"]]
+    assert not page.console_errors, page.console_errors

@@ -112,7 +112,7 @@ def test_words_stay_readable_at_gamma_eight(axe_bench):
 
 KINDS = [
     ("load", [{"type": "load", "query": [["rule", "typical"], ["rounds", "3"]]}]),
-    ("set", [{"type": "set", "name": "draft", "value": "unigram"}, {"type": "set", "name": "greedy", "value": True}]),
+    ("set", [{"type": "set", "name": "draft", "value": "unigram"}, {"type": "set", "name": "temperature", "value": 0}]),
     ("step", [{"type": "step"}]),
     ("new sentence", [{"type": "new_sentence"}]),
     ("round", [{"type": "round"}]),

@@ -1,7 +1,7 @@
 """One source of truth: whatever a reader does, fast, the page's own link reproduces what it shows.
 
 Property-style, with fixed seeds: 20 sequences of 30 actions (sliders, buttons, radios, the
-draft, greedy, Play, chapter actions through the public API) fired without waiting between
+draft, temperature, Play, chapter actions through the public API) fired without waiting between
 them, in one page (so the readouts' measurements are shared; the controls are language-free). After each sequence the bench must be idle in a state whose link is in the address bar,
 and loading that link again must give the same tape, tubes, readouts and controls. The link is
 loaded again in the page through the action the page's start uses; and after the last sequence
@@ -28,7 +28,7 @@ ACTIONS = 30
 
 def random_actions(rng: random.Random, count: int) -> list[list]:
     """Actions as a reader (or a chapter's button) would do them: [kind, value]."""
-    kinds = ["gamma", "gamma", "batch", "batch", "draft", "greedy", "rule", "step", "step", "new", "round",
+    kinds = ["gamma", "gamma", "batch", "batch", "draft", "temperature", "rule", "step", "step", "new", "round",
              "clear", "play", "chapter", "speed"]
     out = []
     for _ in range(count):
@@ -38,6 +38,7 @@ def random_actions(rng: random.Random, count: int) -> list[list]:
             "batch": rng.choice([1, 64, 256, rng.randint(1, 256)]),
             "draft": rng.choice(["bigram", "unigram", "same"]),
             "rule": rng.choice(["exact", "typical", "replace_from_p"]),
+            "temperature": rng.choice([0, 1]),  # greedy and back (readouts shared, as for gamma)
             "speed": rng.choice(["0.5", "1", "3"]),
             "chapter": rng.randint(1, 5),
         }.get(kind)
@@ -55,7 +56,7 @@ FIRE = """(actions) => {
         if (kind === "gamma" || kind === "batch") input(q(`input[name=${kind}]`), value, "input");
         else if (kind === "draft") input(q("select[name=draft]"), value, "change");
         else if (kind === "speed") input(q("select[name=speed]"), value, "change");
-        else if (kind === "greedy") q("input[name=greedy]").click();
+        else if (kind === "temperature") input(q("select[name=temperature]"), value, "change");
         else if (kind === "rule") q(`input[name=rule][value=${value}]`).click();
         else if (kind === "step") q("button.b-step").click();
         else if (kind === "new") q("button.b-new").click();
@@ -98,7 +99,7 @@ def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
         shown = before["controls"]
         assert shown["gamma"] == str(state["settings"]["gamma"]) and shown["batch"] == str(state["settings"]["batch"])
         assert shown["draft"] == state["settings"]["draft"] and shown["rule"] == state["settings"]["rule"]
-        assert shown["greedy"] == state["settings"]["greedy"] and before["seed"] == str(state["settings"]["seed"])
+        assert shown["temperature"] == str(state["settings"]["temperature"]) and before["seed"] == str(state["settings"]["seed"])
         # Loading the link again shows the same bench.
         soft_reload(page)
         assert snapshot(page) == before, (seq, done)
@@ -124,6 +125,8 @@ def accepted_values(p: dict) -> list[str]:
         return p["values"] + [v.upper() for v in p["values"]]
     if p["kind"] == "bool":
         return ["", "1", "0", "true", "false", "yes", "no", "on", "off", "TRUE", "Off"]
+    if p["kind"] == "level":  # numbers from a fixed set (temperature, top_p)
+        return [str(v) for v in p["values"]] + [f"{float(v):.2f}" for v in p["values"]]
     low, high = p["min"], p["max"]
     if high - low <= 16:
         return [str(v) for v in range(low, high + 1)]
@@ -135,9 +138,11 @@ def accepted_values(p: dict) -> list[str]:
 
 
 def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
-    """Each loads without a page error or a message, the controls show it, and a following
-    control change updates the address bar. The loop runs in the page (one round trip per
-    parameter); it loads each value the way the page's start does."""
+    """Each loads without a page error or a message, the controls show it, the live region names a
+    chosen value as the settings form does, and a following control change updates the address
+    bar. The loop runs in the page (one round trip per parameter); it loads each value the way the
+    page's start does, and gives up on a load or a queue that does not settle in 20 s (a view that
+    threw used to leave every later action waiting: issue 21)."""
     page = shared_bench("en")
     page.console_errors.clear()
     spec = page.evaluate("() => JSON.parse(document.getElementById('bench-state').textContent).spec")
@@ -146,23 +151,44 @@ def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
             const api = window.specdecBench;
             const b = document.getElementById("b");
             const problems = [];
+            const settled = (promise, what) => Promise.race([promise, new Promise((_, fail) =>
+                setTimeout(() => fail(new Error(`${what} did not settle in 20 s`)), 20000))]);
             for (const value of values) {
                 const query = value === "" ? `?${p.name}` : `?${p.name}=${value}`;
                 history.replaceState(history.state, "", location.pathname + query);
-                await api.run([{ type: "load", query: [...new URLSearchParams(query)] }]);
+                try {
+                    await settled(api.run([{ type: "load", query: [...new URLSearchParams(query)] }]), "the load");
+                } catch (error) {
+                    problems.push(`${query}: ${error.message}`);
+                    break;
+                }
                 const state = api.getState().bench;
                 const got = p.role === "setting" ? state.settings[p.name] : state[p.name];
-                const wanted = p.kind === "int" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
+                const wanted = p.kind === "int" || p.kind === "level" ? Number(value) : p.kind === "choice" ? value.toLowerCase() : got;
                 if (!b.querySelector(".b-urlerr").hidden) problems.push(`${query}: a message`);
                 if (got !== wanted) problems.push(`${query}: the bench holds ${got}`);
                 const control = b.querySelector(`[data-setting=${p.name}]:not([type=radio])`);
                 if (control && control.type !== "checkbox" && control.value !== String(got)) problems.push(`${query}: the control shows ${control.value}`);
                 if (p.name === "rule" && !b.querySelector(`input[name=rule][value=${got}]`).checked) problems.push(`${query}: no radio`);
+                const label = b.querySelector(`#b-${p.name} option[value="${got}"], label[for="b-${p.name}-${got}"]`);
+                const live = b.querySelector(".b-live");
+                if (label && ["draft", "temperature", "rule"].includes(p.name)) {
+                    const said = await settled(new Promise((done) => {
+                        const look = () => (live.textContent.includes(label.textContent.trim()) ? done(true) : setTimeout(look, 20));
+                        look();
+                    }), "the summary").catch(() => false);
+                    if (!said) problems.push(`${query}: the summary does not say ${label.textContent.trim()}`);
+                }
                 const batch = state.settings.batch === 2 ? 3 : 2;
                 const slider = b.querySelector("input[name=batch]");
                 slider.value = String(batch);
                 slider.dispatchEvent(new Event("input", { bubbles: true }));
-                await api.idle();
+                try {
+                    await settled(api.idle(), "the queue");
+                } catch (error) {
+                    problems.push(`${query}: ${error.message}`);
+                    break;
+                }
                 if (new URLSearchParams(location.search).get("batch") !== String(batch)) problems.push(`${query}: the link kept its batch`);
             }
             return problems;

@@ -241,6 +241,19 @@ def test_the_embed_links_the_full_page_with_its_state(page, site_url):
     href = link.get_attribute("href")
     assert href.startswith("../../../zh/specdec/?") and "gamma=7" in href and href.endswith("#exact")
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    # The settings fold behind their button (the frame keeps within 1,000 px); it opens and folds
+    # them, from the keyboard too, and says which (aria-expanded).
+    toggle, gamma = page.locator("#b .b-settings-toggle"), page.locator("#b input[name=gamma]")
+    assert gamma.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
+    toggle.click()
+    assert gamma.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert gamma.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
+    page.keyboard.press("Space")
+    gamma.focus()
+    page.keyboard.press("Escape")
+    assert gamma.is_hidden() and page.evaluate("() => document.activeElement.classList.contains('b-settings-toggle')")
 
 
 def test_bad_embed_options_are_named_in_the_pages_language(page, site_url):

@@ -186,10 +186,18 @@ def test_the_embed_on_a_phone_keeps_every_word_at_12_px(new_page, site_url, lang
 
 
 def test_on_a_phone_embed_this_opens_from_the_sheet(phone):
-    """The bench's sheet makes the page behind it inert, but not the dialog it opens."""
+    """The bench's sheet makes the page behind it inert, but not the dialog it opens; its settings
+    fold behind their button."""
     page = phone("en")
     page.locator(".b-strip__open").tap()
     page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
+    # In the sheet the settings fold behind their button, which opens them in place.
+    gamma = page.locator("#b input[name=gamma]")
+    assert gamma.is_hidden()
+    page.locator("#b .b-settings-toggle").tap()
+    assert gamma.is_visible() and page.locator("#b .b-settings-toggle").get_attribute("aria-expanded") == "true"
+    page.locator("#b .b-settings-toggle").tap()
+    assert gamma.is_hidden()
     page.locator("#b .b-embed-open").tap()
     page.wait_for_function("() => document.getElementById('embed-dialog').open")
     assert page.evaluate("() => document.getElementById('embed-dialog').contains(document.activeElement)")

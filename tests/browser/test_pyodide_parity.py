@@ -19,16 +19,16 @@ from sim.session import open_session
 pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
 
 CASES = [
-    {"draft": draft, "gamma": gamma, "greedy": greedy, "seed": seed}
-    for draft, gamma, greedy, seed in [
-        ("bigram", 4, False, 1), ("bigram", 8, False, 2024), ("unigram", 3, False, 7),
-        ("same", 4, False, 11), ("bigram", 4, True, 5), ("unigram", 1, False, 99),
+    {"draft": draft, "gamma": gamma, "temperature": temperature, "seed": seed}
+    for draft, gamma, temperature, seed in [
+        ("bigram", 4, 1, 1), ("bigram", 8, 1, 2024), ("unigram", 3, 1, 7),
+        ("same", 4, 1, 11), ("bigram", 4, 0, 5), ("unigram", 1, 1, 99),
     ]
-]
+] + [{"candidates": 3, "temperature": 0.7, "top_p": 0.9, "seed": 3}]  # a tree, tempered (issue 21)
 
 # The default settings (the build's table), then settings the page has not measured at start
 # (a new draft, gamma and mode each: measured in Pyodide).
-READOUT_CASES = [{}, {"draft": "unigram", "gamma": 7}, {"draft": "same", "gamma": 2, "greedy": True},
+READOUT_CASES = [{}, {"draft": "unigram", "gamma": 7}, {"draft": "same", "gamma": 2, "temperature": 0},
                  {"gamma": 5, "rule": "typical"}]
 
 READOUTS_ON = {("en", "snapshot"), ("zh", "wheel")}  # (language, start path)

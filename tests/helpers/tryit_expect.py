@@ -115,7 +115,7 @@ def lab(end, snaps):
     assert _ro(unigram)["alpha"] < _ro(start)["alpha"] and _ro(unigram)["speedup"] < _ro(start)["speedup"]
     assert (_s(wide)["draft"], _s(wide)["gamma"]) == ("bigram", 8)
     assert _ro(wide)["speedup"] < _ro(start)["speedup"]
-    assert _s(end) == {**_s(start), "greedy": True}
+    assert _s(end) == {**_s(start), "temperature": 0}  # greedy
     assert _ro(end)["alpha_kind"] == "acceptance_rate"  # greedy: counted over many short runs
 
 
@@ -132,5 +132,16 @@ def serving(end, snaps):
     assert roof["arith_busy_fraction_with_cache"] < 1
 
 
+def further(end, snaps):
+    """Going further: three candidates keep the first guess more often and light 1 + 3 gamma lanes;
+    a lower temperature (both models sharper) moves alpha."""
+    start, three = snaps["start"], snaps["three"]
+    assert _s(three) == {**_s(start), "candidates": 3} and _s(end) == {**_s(three), "temperature": 0.5}
+    assert _ro(three)["alpha_candidates"] > _ro(start)["alpha"]
+    assert three["pass"]["lanes_per_sequence"] == 1 + 3 * _s(three)["gamma"] > start["pass"]["lanes_per_sequence"]
+    assert _ro(three)["speedup"] > _ro(start)["speedup"]  # batch 1: the extra lanes cost nothing
+    assert _ro(end)["alpha"] != _ro(three)["alpha"]
+
+
 EXPECT = {f.__name__: f for f in (onebyone, batch, draft, verify, rule, exact, alpha, speedup, idle,
-                                   selfdraft, readhead, parts, lab, serving)}
+                                   selfdraft, readhead, parts, lab, serving, further)}

@@ -139,7 +139,7 @@ def test_step_shape_under_every_mode(sessions, lang):
     for draft in bench.DRAFTS:
         for rule in bench.RULES:
             for greedy in (False, True):
-                settings = {**bench.DEFAULTS, "draft": draft, "rule": rule, "greedy": greedy,
+                settings = {**bench.DEFAULTS, "draft": draft, "rule": rule, "temperature": 0 if greedy else 1,
                             "gamma": 3, "batch": 7}
                 for index in range(12):
                     step = ok(s, "step", {**settings, "step_index": index})
@@ -284,7 +284,7 @@ def test_tube_round_counts_and_categories(sessions, lang):
     for rule in bench.RULES:
         for greedy in (False, True):
             for draws, top in ((50, 8), (7, 3), (200, 12)):
-                got = ok(s, "tube_round", {"rule": rule, "greedy": greedy, "round": 3, "draws": draws,
+                got = ok(s, "tube_round", {"rule": rule, "temperature": 0 if greedy else 1, "round": 3, "draws": draws,
                                            "top": top})
                 assert got["context_text"] == bench.TUBE_PREFIX[lang]
                 cats = got["categories"]
@@ -299,7 +299,7 @@ def test_tube_round_counts_and_categories(sessions, lang):
                     assert got["target"][0] == draws
                     assert got["spec_kept"][0] + got["spec_target"][0] == draws
                     assert [c["spec_p"] for c in cats] == [1.0] + [0.0] * top
-                elif rule == "exact":
+                elif rule in ("exact", "recursive", "keep_any_survivor"):  # the last: exact with one candidate
                     assert all(c["spec_p"] == pytest.approx(c["p"], abs=1e-12) for c in cats)
                 else:
                     assert any(abs(c["spec_p"] - c["p"]) > 1e-3 for c in cats)
@@ -376,6 +376,6 @@ def test_typical_rule_visibly_drifts_where_exact_does_not(sessions, lang):
 
 
 def test_the_bench_rules_are_the_samplers():
-    from sim.speculative import RULES
+    from sim.candidates import CANDIDATE_RULES
 
-    assert bench.RULES is RULES  # one definition, not two kept in step
+    assert bench.RULES is CANDIDATE_RULES  # one definition, not two kept in step

@@ -26,6 +26,8 @@ def spellings(p) -> list[tuple[str, object]]:
     of small ranges, the edges and a spread of the seed's), as typed in a link."""
     if p.kind == "choice":
         return [(s, v) for v in p.values for s in (v, v.upper(), v.capitalize(), f" {v} ")]
+    if p.kind == "level":
+        return [(s, v) for v in p.values for s in (str(v), f"{float(v)}", f" {v} ", f"{float(v):.2f}")]
     if p.kind == "bool":
         words = {True: ["", "1", "true", "yes", "on"], False: ["0", "false", "no", "off"]}
         return [(s, v) for v, ws in words.items() for w in ws for s in {w, w.upper(), w.title()}]
@@ -61,7 +63,9 @@ def test_defaults_and_ignored_names(session):
     ("gamma", "-1", "not_whole_number"), ("gamma", "four", "not_whole_number"), ("batch", "0", "out_of_range"),
     ("batch", "257", "out_of_range"), ("seed", "4294967296", "out_of_range"), ("seed", "-3", "not_whole_number"),
     ("seed", "1e3", "not_whole_number"), ("draft", "trigram", "not_one_of"), ("draft", "", "not_one_of"),
-    ("rule", "medusa", "not_one_of"), ("greedy", "maybe", "not_yes_no"), ("steps", "x", "not_whole_number"),
+    ("rule", "medusa", "not_one_of"), ("temperature", "2", "not_one_of"), ("temperature", "0.7x", "not_one_of"),
+    ("top_p", "0.5", "not_one_of"), ("candidates", "5", "out_of_range"), ("candidates", "0", "out_of_range"),
+    ("steps", "x", "not_whole_number"),
 ])
 def test_a_bad_value_falls_back_to_the_default_and_is_named(session, param, value, code):
     got = link(session, (param, value), ("gamma", "6") if param != "gamma" else ("batch", "3"))
@@ -120,7 +124,10 @@ def test_the_spec_carries_every_limit_and_value(session):
     assert by_name["batch"]["max"] == bench.MAX_BATCH and by_name["seed"]["max"] == bench.MAX_SEED
     assert by_name["steps"]["max"] == bench.MAX_STEPS and by_name["rounds"]["max"] == bench.MAX_ROUNDS
     assert by_name["rule"]["values"] == list(bench.RULES)
-    assert by_name["rule"]["exact"] == {"exact": True, "typical": False, "replace_from_p": False}
+    assert by_name["rule"]["exact"] == {"exact": True, "typical": False, "replace_from_p": False, "recursive": True,
+                                        "keep_any_survivor": False}
+    assert by_name["temperature"]["values"] == [0, 0.5, 0.7, 1, 1.3] and by_name["temperature"]["greedy"] == 0
+    assert by_name["top_p"]["values"] == [0.9, 0.95, 1] and by_name["candidates"]["max"] == 4
     assert spec["seed_modulus"] == bench.MAX_SEED + 1
     assert spec["verdicts"] == ["kept", "rejected", "void"]
     assert spec["default_state"] == st.default_state()

@@ -315,6 +315,26 @@ def test_what_the_prose_says_about_the_measurements_holds(lang):
     assert raw["noise_gap_pct"] < 1
     assert raw["bench_best_lanes"] == raw["bench_best_gamma"] + 1
     assert raw["bench_best_lanes_pct"] < 5
+    # "Going further" (p and q): "from 0.5 upwards alpha rises with the temperature", greedy is
+    # below temperature 1, and the row at temperature 1 is the readouts' alpha.
+    assert raw["alpha_temp_05"] <= raw["alpha_temp_07"] < raw["alpha_temp_1"] < raw["alpha_temp_13"]
+    assert raw["alpha_temp_0"] < raw["alpha_temp_1"]
+    assert raw["alpha_temp_1"] == raw["bench_alpha"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_alpha_against_temperature_is_the_readouts_alpha_at_each_temperature(lang):
+    """The readouts panel's row (the build's, on the book) is what the bench's readouts say at each
+    temperature; so the value marked at the temperature in use is the alpha shown above it."""
+    from sim.bench import Bench
+
+    curve = measured.alpha_temperature(real_language(lang))
+    bench = Bench(real_language(lang))
+    assert curve["temperatures"] == [0, 0.5, 0.7, 1, 1.3]
+    for draft in ("unigram", "same"):  # the bigram draft's row is checked against the figures above
+        for t, alpha in zip(curve["temperatures"][::4], curve["drafts"][draft][::4]):  # greedy and 1.3
+            assert bench.readouts({"draft": draft, "temperature": t})["alpha"] == alpha
+    assert curve["drafts"]["same"] == [1.0] * 5  # a copy of the target keeps every guess
 
 
 def test_what_the_prose_says_about_the_roofline_holds():

@@ -111,7 +111,7 @@ def test_setting_one_value_twice_in_a_row_is_refused(tmp_path):
 @pytest.mark.parametrize("start, message", [
     ("start = {gama = 3}", "start names 'gama', which the bench does not have"),
     ("start = {rounds = 500}", "start sets rounds = 500; rounds is a whole number from 0 to 100"),
-    ('start = {greedy = "yes"}', "start sets greedy = 'yes'; greedy is true or false"),
+    ('start = {temperature = 2}', "start sets temperature = 2; temperature is one of 0, 0.5, 0.7, 1, 1.3"),
 ])
 def test_a_bad_start_names_its_line(tmp_path, start, message):
     text = GOOD.replace("actions = [", f"{start}\nactions = [")
@@ -119,9 +119,9 @@ def test_a_bad_start_names_its_line(tmp_path, start, message):
 
 
 def test_the_start_becomes_a_link_in_the_links_order(tmp_path):
-    text = GOOD.replace("actions = [", "start = {rounds = 0, greedy = true, gamma = 8}\nactions = [")
+    text = GOOD.replace("actions = [", "start = {rounds = 0, temperature = 0.7, gamma = 8}\nactions = [")
     block = checked(section_from(tmp_path, text), SPEC)
-    assert block["query"] == [["gamma", "8"], ["greedy", "1"], ["rounds", "0"]]
+    assert block["query"] == [["gamma", "8"], ["temperature", "0.7"], ["rounds", "0"]]
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -198,7 +198,7 @@ def _chapter_runs(lang):
     from helpers import corpus_models
 
     session = Session(corpus_models.language(lang))
-    for section in _contents()[lang].chapters:
+    for section in _contents()[lang].with_tryit:
         block = checked(section, SPEC)
         data = page_data(block, block["answer"], section.meta["part"])
         yield section.anchor, data, replay(session, data)
@@ -346,7 +346,7 @@ def test_the_sliders_of_rates_and_of_the_tape_follow_the_roofline_and_the_passes
     (PREDICT, 'predict = "alpha"', "predict is not a table"),
     ('question = "α will be…"', 'question = "α will be…", why = ""', "predict's why is empty or not text"),
     ('question = "α will be…"', 'question = "α will be…", why = "It kept {kept}."',
-     "predict's why uses {kept}, which is not a value the page can report (nearest: pass_kept)"),
+     "predict's why uses {kept}, which is not a value the page can report (nearest: some_kept, pass_kept)"),
     ('question = "α will be…"', 'question = "α will be…", why = "α was {alpha@before}."',
      "predict's why uses {alpha@before}, but the actions declare no snapshot 'before'"),
     ('question = "α will be…"', 'question = "α will be…", why = "γ + 1 = {pass_written}."',

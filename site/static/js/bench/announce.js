@@ -2,12 +2,6 @@
 // action left, in the page's language.
 import { format, text } from "./text.js";
 
-const DRAFTS = { bigram: () => text("b_draft_bigram"), unigram: () => text("b_draft_unigram"), same: () => text("b_draft_same") };
-const RULES = {
-  exact: () => text("b_rule_name_exact"),
-  typical: () => text("b_rule_name_typical"),
-  replace_from_p: () => text("b_rule_name_replace_from_p"),
-};
 const SPEEDS = { 0.5: () => text("b_speed_slow"), 1: () => text("b_speed_normal"), 3: () => text("b_speed_fast") };
 
 export class Announcer {
@@ -44,13 +38,22 @@ export function readoutsLine(ro) {
   });
 }
 
-export function settingsLine(settings) {
+// A setting's value as the settings form names it: the build wrote each value's label there from the
+// spec's values and the strings, so a value added to the spec is named here without a second list.
+function valueLabel(root, name, value) {
+  const v = CSS.escape(String(value));
+  const label = root.querySelector(`#b-${name} option[value="${v}"], label[for="b-${name}-${v}"]`);
+  return label ? label.textContent.trim() : String(value);
+}
+
+export function settingsLine(settings, root) {
   return text("b_live_settings", {
-    draft: DRAFTS[settings.draft](),
+    draft: valueLabel(root, "draft", settings.draft),
     gamma: settings.gamma,
+    candidates: settings.candidates,
     batch: format.int(settings.batch),
-    mode: settings.greedy ? text("b_mode_greedy") : text("b_mode_sampling"),
-    rule: RULES[settings.rule](),
+    temperature: valueLabel(root, "temperature", settings.temperature),
+    rule: valueLabel(root, "rule", settings.rule),
   });
 }
 
@@ -66,13 +69,14 @@ export function passLine(view) {
   });
 }
 
-// The summary of an action that was applied: state is the bench's state after it.
-export function summary(action, reply, state) {
+// The summary of an action that was applied: state is the bench's state after it; root, the bench
+// (its settings form names the values).
+export function summary(action, reply, state, root) {
   const view = state.view;
   const settings = state.bench.settings;
   switch (action.type) {
     case "set":
-      return `${settingsLine(settings)} ${readoutsLine(view.readouts)}`;
+      return `${settingsLine(settings, root)} ${readoutsLine(view.readouts)}`;
     case "step":
       if (reply.capped) return text("b_live_capped_steps", { max: view.tape.passes });
       return `${passLine(view)} ${readoutsLine(view.readouts)}`;
@@ -84,7 +88,7 @@ export function summary(action, reply, state) {
     case "clear_tubes":
       return text("b_live_tubes", { rounds: view.tubes.rounds, draws: view.tubes.draws });
     case "load":
-      return `${text("b_live_link")} ${settingsLine(settings)} ${readoutsLine(view.readouts)}`;
+      return `${text("b_live_link")} ${settingsLine(settings, root)} ${readoutsLine(view.readouts)}`;
     case "play":
       return text("b_live_playing");
     case "pause":

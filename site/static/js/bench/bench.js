@@ -33,7 +33,8 @@ export function startBench(config, frame = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
   const { spec, view } = JSON.parse(document.getElementById("bench-state").textContent);
-  const names = spec.parameters.map((p) => p.name);
+  // The bench's parameters, and the legacy ones its link replaces (an old link's greedy=1 goes).
+  const names = [...spec.parameters.map((p) => p.name), ...spec.legacy_parameters];
   const announcer = new Announcer(root);
   let booted = false;
 
@@ -71,7 +72,7 @@ export function startBench(config, frame = {}) {
 
   function drawAll(v, fresh = 0) {
     views.machine.draw(v.drawing.machine);
-    views.tape.draw(v.tape, fresh);
+    views.tape.draw(v.tape, fresh, v.pass, v.state.settings.candidates);
     drawPanels(v);
     views.strip.draw(v);
   }
@@ -84,7 +85,7 @@ export function startBench(config, frame = {}) {
     views.exactness.draw(v);
     views.tubes.draw(v.tubes);
     if (!(await views.machine.animatePass(v.drawing.machine, views.bridge))) return false;
-    views.tape.draw(v.tape, v.pass.n_written);
+    views.tape.draw(v.tape, v.pass.n_written, v.pass, v.state.settings.candidates);
     views.strip.draw(v);
     return true;
   }
@@ -164,6 +165,9 @@ export function startBench(config, frame = {}) {
         drawAct(change, v);
         break;
       }
+      case "source":
+        views.readouts.source(state.source, state.bench.settings);
+        break;
       case "measuring":
         views.readouts.busy(true);
         break;
@@ -184,7 +188,7 @@ export function startBench(config, frame = {}) {
         const a = change.action;
         if (a.quiet || a.source === "play" && a.type === "step") break;
         if (a.type === "isolate") announcer.say(views.parts.isolation(state.ui.isolate));
-        else if (a.type !== "focus") announcer.say(summary(a, change.reply, state));
+        else if (a.type !== "focus") announcer.say(summary(a, change.reply, state, root));
         break;
       }
       case "error":

@@ -29,7 +29,7 @@ export class ControlsView {
   read(input) {
     const p = this.parameters[input.dataset.setting];
     if (p.kind === "bool") return input.checked;
-    if (p.kind === "int") return Number(input.value);
+    if (p.kind === "int" || p.kind === "level") return Number(input.value);
     return input.value;
   }
 

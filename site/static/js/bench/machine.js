@@ -28,7 +28,7 @@ export class MachineView {
 
   // Everything at rest, as the sim drew it.
   draw(m) {
-    this.lightLanes(m.lanes_lit);
+    this.lightLanes(m.lane_rects);
     this.drawLoad(m);
     fitTexts(m.slots.map((s, i) => this.setSlot(i, s, false)).filter(Boolean)); // measured together: one layout
     m.mini_meters.forEach((meter, i) => this.setMini(i, meter));
@@ -55,8 +55,13 @@ export class MachineView {
     this.millTurns = m.mill_turns;
   }
 
-  lightLanes(n) {
-    this.lanes.forEach((lane, i) => lane.classList.toggle("b-lit", i < n));
+  // The head's lanes as the sim placed them (one column per candidate); on = false: none lit yet.
+  lightLanes(rects, on = true) {
+    this.lanes.forEach((lane, i) => {
+      lane.setAttribute("x", rects[i].x);
+      lane.setAttribute("width", rects[i].width);
+      lane.classList.toggle("b-lit", on && rects[i].lit);
+    });
   }
 
   move(el, dx) {
@@ -114,25 +119,25 @@ export class MachineView {
   }
 
   // A pass, shown as it happens: the draft writes its guesses, the big drum turns once with
-  // gamma + 1 lanes lit, the bridge checks left to right and the typing head inks what is kept.
+  // the tree's lanes lit, the bridge checks left to right and the typing head inks what is kept.
   // Resolves true at its end, or false as soon as it was cut short (anim.js: the caller draws
   // the newer state at rest).
   async animatePass(m, bridge) {
     const s = scene();
     const empty = { text: "", short: "", kind: "empty", mark: "" };
     this.drawLoad(m);
-    this.lightLanes(0);
+    this.lightLanes(m.lane_rects, false);
     this.slots.forEach((_, i) => this.setSlot(i, empty));
     this.minis.forEach((_, i) => this.setMini(i, null));
     this.moveToSlot(this.typer, 0);
-    const gamma = m.lanes_lit - 1;
+    const gamma = m.gamma;
     for (let i = 0; i < gamma; i++) {
       this.moveToSlot(this.pencil, i);
       this.setSlot(i, { ...m.slots[i], kind: "pencil", mark: "" });
       await this.spin("small", 260);
       if (s.over) return false;
     }
-    this.lightLanes(m.lanes_lit);
+    this.lightLanes(m.lane_rects);
     await this.spin("big", 650, true);
     if (s.over) return false;
     for (let i = 0; i < gamma; i++) {

@@ -11,6 +11,13 @@ const KIND_NAMES = {
   replacement: () => text("b_kind_replacement"),
   bonus: () => text("b_kind_bonus"),
 };
+// What follows a rejected candidate (sim.bench.replay.checks names it).
+const THEN = {
+  next_residual: (tokens) => text("b_check_next_residual", { tokens }),
+  next_p: (tokens) => text("b_check_next_p", { tokens }),
+  draw_residual: (tokens) => text("b_check_draw_residual", { tokens }),
+  draw_p: (tokens) => text("b_check_draw_p", { tokens }),
+};
 const VERDICT_NAMES = { kept: () => text("mark_kept"), rejected: () => text("mark_rejected"), void: () => text("mark_void") };
 
 // --- the tape ----------------------------------------------------------------------------------
@@ -19,10 +26,27 @@ export class TapeView {
     this.list = root.querySelector(".b-tape");
     this.count = root.querySelector(".b-tape-count");
     this.hidden = root.querySelector(".b-tape-hidden");
+    // Beside the text the tape keeps its newest rows and cuts the older ones at its top edge
+    // (frames.css): a row cut part-way would show its marks without its words, so it goes whole.
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.clip()).observe(this.list);
   }
 
-  cell(token) {
+  clip() {
+    const cuts = getComputedStyle(this.list).overflowY === "hidden"; // elsewhere the older rows scroll
+    const top = this.list.getBoundingClientRect().top + this.list.clientTop;
+    const newest = this.list.lastElementChild; // its row stays, even where the tape is shorter than a row
+    const newestTop = newest ? newest.getBoundingClientRect().top : 0;
+    for (const li of this.list.children) {
+      const at = li.getBoundingClientRect().top;
+      li.classList.toggle("b-tape-cut", cuts && at < top - 0.5 && at < newestTop - 0.5);
+    }
+  }
+
+  // index: the token's place on the tape. Beside the text frames.css lays the tape from its end
+  // with flex order: a token's is -8 x index, and the refused candidates before it sit just above.
+  cell(token, index) {
     const li = el("li", `b-tok b-tok--${token.kind}`);
+    li.style.setProperty("--order", String(-8 * index));
     li.append(el("span", "b-tok__text", token.text));
     const mark = el("span", "b-tok__mark", token.mark);
     mark.setAttribute("aria-hidden", "true");
@@ -34,11 +58,37 @@ export class TapeView {
   // fresh: how many tokens at the end were written by the pass just drawn (they flash in).
   // A tape that only grew gets its new cells appended (a step, the usual change): rebuilding
   // hundreds of cells per pass was the bench's largest cost per click.
-  draw(tape, fresh = 0) {
+  // pass: the last pass (view.pass). With several candidates for a guess, the ones the big model
+  // refused stand struck out just before the token written at their position, in the order tried:
+  // the candidates of a position side by side (the last pass's only; the next pass replaces them).
+  drawCandidates(tape, pass, candidates) {
+    for (const li of this.list.querySelectorAll(".b-cand")) li.remove();
+    if (!pass || candidates < 2) return;
+    const cells = this.list.querySelectorAll(".b-tok");
+    const first = tape.tokens.length - pass.n_written;
+    pass.positions.forEach((position, depth) => {
+      const index = first + depth;
+      const cell = cells[index];
+      if (!cell || index >= tape.tokens.length) return;
+      const refused = position.candidates.filter((c) => c.checked && !c.kept);
+      refused.forEach((c, j) => {
+        const li = el("li", "b-cand");
+        li.style.setProperty("--order", String(-8 * index + refused.length - j));
+        li.append(el("span", "b-cand__text", c.text));
+        const mark = el("span", "b-cand__mark", "✕");
+        mark.setAttribute("aria-hidden", "true");
+        li.append(mark, el("span", "visually-hidden", ` (${text("b_kind_refused")})`));
+        cell.before(li);
+      });
+    });
+  }
+
+  draw(tape, fresh = 0, pass = null, candidates = 1) {
     const same = (a, b) => a.text === b.text && a.kind === b.kind && a.mark === b.mark;
     const kept = this.drawn && tape.hidden === this.drawnHidden && this.drawn.length <= tape.tokens.length - fresh
       && this.drawn.every((t, i) => same(t, tape.tokens[i])) ? this.drawn.length : 0;
-    const cells = tape.tokens.slice(kept).map((t) => this.cell(t));
+    for (const li of this.list.querySelectorAll(".b-cand")) li.remove(); // the last pass's: drawn again below
+    const cells = tape.tokens.slice(kept).map((t, i) => this.cell(t, kept + i));
     cells.slice(cells.length - fresh).forEach((li) => li.classList.add("b-tok--new"));
     if (kept) {
       for (const li of this.list.querySelectorAll(".b-tok--new")) li.classList.remove("b-tok--new");
@@ -48,7 +98,9 @@ export class TapeView {
     }
     this.drawn = tape.tokens;
     this.drawnHidden = tape.hidden;
+    this.drawCandidates(tape, pass, candidates);
     this.list.scrollTop = this.list.scrollHeight; // the newest tokens in view
+    this.clip();
     this.hidden.hidden = !tape.hidden;
     this.hidden.textContent = text("b_tape_hidden", { n: format.int(tape.hidden) });
     this.count.textContent = text("b_tape_count", { tokens: tape.written, passes: tape.passes });
@@ -74,13 +126,33 @@ export class BridgeView {
     this.meters = [...root.querySelectorAll(".b-meter")];
     this.table = root.querySelector(".b-bridge-table tbody");
     this.modes = [...root.querySelectorAll(".b-bridge-mode")];
+    this.checks = root.querySelector(".b-checks");
+    this.checksBox = root.querySelector(".b-checks-box");
+    this.checksTitle = root.querySelector(".b-checks-title");
     this.shown = [];
+  }
+
+  // Each candidate checked in turn (view.pass.checks), and after a rejection what comes next.
+  drawChecks(pass) {
+    const checks = pass ? pass.checks : [];
+    this.checksBox.hidden = !checks.length;
+    this.checksTitle.textContent = text("b_checks_title", { n: checks.length });
+    this.checks.replaceChildren(...checks.map((c) => {
+      let line = text("b_check_line", {
+        i: c.guess, j: c.candidate, k: c.of, token: c.text, r: c.r == null ? "—" : format.num(c.r, 2),
+        ratio: format.num(c.ratio, 2), verdict: VERDICT_NAMES[c.verdict](),
+      });
+      const tokens = c.then_tokens.map((t) => t.text).join(text("b_list_sep"));
+      if (c.then) line += " " + THEN[c.then](tokens);
+      return el("li", null, line);
+    }));
   }
 
   draw(view, animate = false) {
     const pass = view.pass;
     this.shown = view.drawing.bridge;
     for (const note of this.modes) note.hidden = !pass || note.dataset.mode !== pass.mode;
+    this.drawChecks(pass);
     this.meters.forEach((_, i) => (animate ? this.waiting(i) : this.showMeter(i, false)));
     this.table.replaceChildren(...(pass ? pass.guesses : []).map((g) => {
       const row = el("tr");
@@ -147,6 +219,8 @@ export class ReadoutsView {
     this.measuring = root.querySelector(".b-measuring");
     this.curve = root.querySelector("svg.b-curve");
     this.greedyNote = root.querySelector(".b-greedy-note");
+    this.alphaT = root.querySelector(".b-alpha-t");
+    this.ownText = false; // the models in use are a reader's text (source())
   }
 
   out(selector, value) {
@@ -167,6 +241,11 @@ export class ReadoutsView {
     const f = format;
     const rf = ro.roofline;
     this.out(".b-alpha", f.num(ro.alpha, 3));
+    this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
+    this.root.querySelector(".b-tpp-formula-line").hidden = ro.candidates > 1;  // a line's formula, or the tree's
+    this.root.querySelector(".b-tpp-formula-tree").hidden = ro.candidates < 2;
+    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
+    this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
     this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
     this.out(".b-speedup", f.num(ro.speedup, 2));
@@ -183,7 +262,28 @@ export class ReadoutsView {
       this.out(".b-rf-fit-text", text("b_fit_short", { model: rf.model, gpu: rf.gpu, weights: f.num(rf.weights_gb, 1), memory: f.int(rf.memory_gb) }));
     }
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
+    this.drawAlphaT(ro.settings);
     this.drawCurve(ro.curve_drawing);
+  }
+
+  // α against temperature (the build's, on the book): the draft in use's row, its temperature marked.
+  drawAlphaT(settings) {
+    for (const row of this.alphaT.querySelectorAll(".b-alpha-t__draft")) {
+      row.hidden = this.ownText || row.dataset.draft !== settings.draft;
+    }
+    for (const at of this.alphaT.querySelectorAll(".b-alpha-t__at")) {
+      const now = Number(at.dataset.temperature) === settings.temperature;
+      at.classList.toggle("b-alpha-t__at--now", now);
+      if (now) at.setAttribute("aria-current", "true");
+      else at.removeAttribute("aria-current");
+    }
+  }
+
+  // The models in use: the row is the book's, so a reader's own text hides it (and says why).
+  source(source, settings) {
+    this.ownText = source.source === "text";
+    this.alphaT.querySelector(".b-alpha-t__own").hidden = !this.ownText;
+    this.drawAlphaT(settings);
   }
 
   drawCurve(c) {
@@ -211,9 +311,25 @@ export class ExactnessView {
     this.context = root.querySelector(".b-exact-context");
     this.beta = root.querySelector(".b-beta");
     this.table = root.querySelector(".b-exact-table tbody");
+    this.why = root.querySelector(".b-exact-why");
+  }
+
+  // Which candidate of the first guess was kept and why (view.pass.choice).
+  drawWhy(choice) {
+    this.why.hidden = !choice;
+    if (!choice) return;
+    const rejected = choice.rejected.map((t) => `“${t}”`).join(text("b_list_sep"));
+    if (choice.kept == null) {
+      this.why.textContent = choice.drawn_from === "residual" ? text("b_exact_why_drawn", { rejected }) : text("b_exact_why_drawn_p", { rejected });
+      return;
+    }
+    const vars = { token: choice.text, r: format.num(choice.r, 2), ratio: format.num(choice.ratio, 2), rejected, j: choice.kept, k: choice.of };
+    if (choice.kept === 1 && !choice.rejected.length) this.why.textContent = text("b_exact_why_first", vars);
+    else this.why.textContent = choice.against === "residual" ? text("b_exact_why_after", vars) : text("b_exact_why_after_p", vars);
   }
 
   draw(view) {
+    this.drawWhy(view.pass && view.pass.choice);
     const ex = view.pass && view.pass.exactness;
     const bars = view.drawing.exactness;
     this.context.textContent = ex ? ex.context_text : view.sentence.text;

@@ -60,9 +60,17 @@ export class Store {
     this.listeners.push(listener);
   }
 
-  // Tell every view; an animating view returns a promise, and the queue waits for it.
+  // Tell every view; an animating view returns a promise, and the queue waits for it. A view that
+  // throws is reported as an uncaught error (the page's error event, the console) and the others
+  // and the queue go on: one view's bug must not leave every later action waiting forever.
   async notify(change) {
-    await Promise.all(this.listeners.map((listener) => listener(change, this.state)));
+    await Promise.all(this.listeners.map(async (listener) => {
+      try {
+        await listener(change, this.state);
+      } catch (error) {
+        reportError(error);
+      }
+    }));
   }
 
   getState() {
