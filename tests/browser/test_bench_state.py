@@ -300,3 +300,27 @@ def test_the_bench_answers_at_once_however_fast_the_reader_clicks(shared_bench):
     assert try04["state"] == "done" and try04["ms"] <= 3000, t
     assert try04["acts"] == ["load", "step"], t  # the until is one act (a link's load comes first)
     assert not page.console_errors, page.console_errors
+
+
+def test_a_view_that_throws_is_reported_and_the_bench_goes_on(shared_bench):
+    """A listener that throws (as the live summary did on a rule it did not know, issue 21) is
+    reported as the page's error, and the actions after it still run: before, the store's queue
+    stayed 'running' for good and every later action waited forever."""
+    page = shared_bench("en")
+    reset(page)
+    page.console_errors.clear()
+    steps = page.evaluate("""async () => {
+        const api = window.specdecBench;
+        let armed = true;
+        api.subscribe((change) => {
+            if (armed && change.kind === "done") { armed = false; throw new Error("a view's bug"); }
+        });
+        const within = (p) => Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error("wedged")), 20000))]);
+        await within(api.run([{ type: "step" }]));
+        await within(api.run([{ type: "step" }]));
+        await within(api.idle());
+        return api.getState().bench.steps;
+    }""")
+    errors, page.console_errors[:] = list(page.console_errors), []
+    assert steps == 3
+    assert any("a view's bug" in e for e in errors), errors

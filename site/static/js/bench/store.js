@@ -68,7 +68,8 @@ export class Store {
       try {
         await listener(change, this.state);
       } catch (error) {
-        reportError(error);
+        if (typeof reportError === "function") reportError(error);
+        else console.error(error); // before Safari 15.4 and Firefox 93
       }
     }));
   }
