@@ -2,7 +2,6 @@
 // action left, in the page's language.
 import { format, text } from "./text.js";
 
-const SPEEDS = { 0.5: () => text("b_speed_slow"), 1: () => text("b_speed_normal"), 3: () => text("b_speed_fast") };
 
 export class Announcer {
   constructor(root) {
@@ -94,7 +93,7 @@ export function summary(action, reply, state, root) {
     case "pause":
       return text("b_live_paused", { text: view.tape.text });
     case "speed":
-      return text("b_live_speed", { speed: SPEEDS[action.value] ? SPEEDS[action.value]() : String(action.value) });
+      return text("b_live_speed", { speed: valueLabel(root, "speed", action.value) });
     default:
       return "";
   }
