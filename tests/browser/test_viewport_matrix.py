@@ -74,7 +74,20 @@ EVERY_TAB = """async () => {
     for (const panel of [...b.querySelectorAll('[role=tabpanel]')].map((p) => p.dataset.panel)) {
         await window.specdecBench.dispatch({ type: 'open_panel', panel, quiet: true });
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const got = { panel, smallest: null, where: null, bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
+        // A control a box with hidden overflow cuts (the link row under the tape, issue 19): what a
+        // reader can tab to but not see or click. (The skip link parked off screen is not one.)
+        const cut = [...b.querySelectorAll('a[href], button, select, input, summary, textarea')].filter((c) => {
+            if (!c.checkVisibility() || c.getBoundingClientRect().right < 0) return false;
+            const r = c.getBoundingClientRect();
+            for (let a = c.parentElement; a && a !== b.parentElement; a = a.parentElement) {
+                const s = getComputedStyle(a);
+                if (![s.overflowX, s.overflowY].some((o) => o === 'hidden' || o === 'clip')) continue;
+                const box = a.getBoundingClientRect();
+                if (r.bottom > box.bottom + 0.5 || r.top < box.top - 0.5 || r.right > box.right + 0.5 || r.left < box.left - 0.5) return true;
+            }
+            return false;
+        }).map((c) => c.className || c.textContent.trim().slice(0, 30));
+        const got = { panel, cut, smallest: null, where: null, bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
                       scrolling: [...document.querySelectorAll('.layout .bench, .layout .bench *')]
                           .filter((e) => e.checkVisibility() && scrolls(e)).map((e) => e.className || e.tagName) };
         for (const svg of b.querySelectorAll('svg')) {
@@ -160,7 +173,7 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
     for tab in tabs:
         assert tab["smallest"] is not None and tab["smallest"] >= MIN_PX - 0.05, (where, tab)
         if beside:
-            assert tab["bottom"] <= height + 0.5 and tab["scrolling"] == [], (where, tab)
+            assert tab["bottom"] <= height + 0.5 and tab["scrolling"] == [] and tab["cut"] == [], (where, tab["panel"], tab["bottom"], tab["scrolling"], tab["cut"])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
