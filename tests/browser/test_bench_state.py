@@ -140,7 +140,7 @@ def accepted_values(p: dict) -> list[str]:
     if high - low <= 16:
         return [str(v) for v in range(low, high + 1)]
     rng = random.Random(f"link values {p['name']}")
-    spread = {rng.randint(low, high) for _ in range(4)}  # in CPython every value; here a few inside the range
+    spread = {rng.randint(low, high) for _ in range(12)}
     past_int32 = [v for v in (2**31,) if low <= v <= high]  # a JavaScript int32 would wrap it
     values = sorted({low, low + 1, high - 1, high, *spread, *past_int32})
     return [str(v) for v in values] + [f"00{low + 1}"]
