@@ -8,7 +8,7 @@ Three measurements, each cached between builds (cache.py):
 Two more are not figures: the readout measurements of the page's first picture (readout_table),
 which the page's snapshot opens its session with, so the readouts it shows answer at once when
 the worker is live (every other setting is measured in the worker, on first use); and alpha
-against temperature for each draft (alpha_temperature), which the readouts panel prints for the
+against temperature for each draft (alpha_temperature), which the speed-up tab prints for the
 draft in use (about 5 s of CPython a language: too slow for the worker to measure on a click).
 """
 
@@ -21,6 +21,7 @@ from sim import bench as bench_settings
 from sim import owntext, stats
 from sim.bench import Bench
 from sim.bench.commands import bench_prefix_ids, top_by_p
+from sim.bench.settings import BY_NAME
 from sim.session import measurements_json
 
 from .cache import cached
@@ -71,7 +72,7 @@ def alpha_temperature(language) -> dict:
     (sim.bench.Bench.readouts) at each temperature, one candidate, top-p 1, so the value at the
     temperature in use is the alpha the readouts show. Each is measured on the text its own
     temperature writes (greedy at 0: the greedy readouts' runs), as the papers measure theirs."""
-    temperatures = next(list(p.values) for p in bench_settings.PARAMETERS if p.name == "temperature")
+    temperatures = list(BY_NAME["temperature"].values)
     drafts = list(bench_settings.DRAFTS)
 
     def measure():
@@ -132,7 +133,7 @@ def settings() -> Figures:
     f.add("same_alpha", 1)  # a copy of the target: every guess is kept
     f.add("same_tokens_per_pass", DEFAULT_GAMMA + 1)
     f.add("same_speedup", stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST), times())
-    for t in next(p.values for p in bench_settings.PARAMETERS if p.name == "temperature"):
+    for t in BY_NAME["temperature"].values:
         if t not in (0, 1):  # the bench's temperatures, as 'Going further' names them
             f.add("temperature_" + str(t).replace(".", ""), t, fixed(1))
     f.add("own_max_characters", owntext.MAX_CHARACTERS)  # a reader's own text (chapter 13)

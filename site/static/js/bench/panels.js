@@ -69,7 +69,7 @@ export class TapeView {
     pass.positions.forEach((position, depth) => {
       const index = first + depth;
       const cell = cells[index];
-      if (!cell || index >= tape.tokens.length) return;
+      if (!cell) return;
       const refused = position.candidates.filter((c) => c.checked && !c.kept);
       refused.forEach((c, j) => {
         const li = el("li", "b-cand");
@@ -87,7 +87,6 @@ export class TapeView {
     const same = (a, b) => a.text === b.text && a.kind === b.kind && a.mark === b.mark;
     const kept = this.drawn && tape.hidden === this.drawnHidden && this.drawn.length <= tape.tokens.length - fresh
       && this.drawn.every((t, i) => same(t, tape.tokens[i])) ? this.drawn.length : 0;
-    for (const li of this.list.querySelectorAll(".b-cand")) li.remove(); // the last pass's: drawn again below
     const cells = tape.tokens.slice(kept).map((t, i) => this.cell(t, kept + i));
     cells.slice(cells.length - fresh).forEach((li) => li.classList.add("b-tok--new"));
     if (kept) {
