@@ -366,6 +366,14 @@ def test_without_python_the_picture_stays_with_a_message(page, site_url, breakag
     page.wait_for_selector("#b[data-platform]", state="attached")  # the debug hooks' mark
     assert page.locator("#b").get_attribute("data-platform") == build_platform()
     assert page.locator("#b .b-tape .b-tok").count() >= 3
+    # The tape the page was built with reads in its own order, from the top (beside the text it is
+    # laid from its end by flex order, which the view gives the built cells as well as its own).
+    cells = page.evaluate("""() => [...document.querySelectorAll('#b .b-tape > li')].map((li) => {
+        const r = li.getBoundingClientRect(); return [Math.round(r.top), r.left];
+    })""")
+    assert cells == sorted(cells), cells
+    top = page.evaluate("() => { const t = document.querySelector('#b .b-tape'); return t.getBoundingClientRect().top + t.clientTop; }")
+    assert cells[0][0] - top < 12, (cells, top)  # a tape that fits starts at the top edge
     assert page.locator("#b .b-meter:not(.b-off)").count() == 4
     assert page.locator("#b .b-tube-table tbody tr").count() == 9
     assert page.locator("#b button.b-step").is_disabled()

@@ -14,7 +14,7 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench
+from helpers.benchpage import KeptPages, open_bench, reset
 
 pytestmark = pytest.mark.browser
 
@@ -221,8 +221,61 @@ def test_on_a_short_window_the_settings_open_over_the_panel_and_fold_back(matrix
     assert gamma.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= 657, box
     machine = page.locator("#b svg.b-machine").bounding_box()
     assert box["y"] >= machine["y"] + machine["height"]  # over the panel, never over the machine
+    button = toggle.bounding_box()  # nor over their own button, where the Play row wraps under it
+    assert box["y"] >= button["y"] + button["height"], (box, button)
     gamma.focus()
     page.keyboard.press("Escape")
     assert gamma.is_hidden() and page.evaluate("() => document.activeElement.classList.contains('b-settings-toggle')")
     page.set_viewport_size({"width": 1366, "height": 900})
     assert gamma.is_visible() and toggle.is_hidden()  # a taller window shows them all the time
+
+
+SMALLEST_TEXT = """() => {
+    // Every element of the article that holds text of its own (a citation's number, a formula's
+    // exponent), with its computed size: the lettering floor holds in the text as in the bench.
+    const small = [];
+    for (const e of document.querySelectorAll('.article *')) {
+        const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+        if (!own || !e.getClientRects().length) continue;
+        const px = parseFloat(getComputedStyle(e).fontSize);
+        if (px < 12 - 0.05) small.push(`${e.tagName.toLowerCase()}.${e.className} ${e.textContent.trim().slice(0, 12)}: ${px}px`);
+    }
+    return small;
+}"""
+
+
+@pytest.mark.parametrize("key", ["en:desk", "zh:phone"])
+def test_no_word_of_the_text_is_under_12_px(matrix_pages, key):
+    """Citations, formulas' scripts and notes included. The text's sizes are in rem and em, not in
+    the viewport, so one desk and one phone page suffice (the phone's smaller root is the worst)."""
+    page = matrix_pages(key)
+    assert page.evaluate(SMALLEST_TEXT) == []
+
+
+TAPE = """() => {
+    const tape = document.querySelector('#b .b-tape'), box = tape.getBoundingClientRect();
+    const shown = [...tape.children].filter((li) => !li.classList.contains('b-tape-cut'));
+    const rect = (li) => li.getBoundingClientRect();
+    return { fits: tape.hasAttribute('data-fits'), top: box.top + tape.clientTop, bottom: box.bottom - tape.clientTop,
+             first: rect(tape.firstElementChild).top, last: rect(tape.lastElementChild).bottom,
+             shown: shown.map((li) => [Math.round(rect(li).top), rect(li).left]) };
+}"""
+
+
+def test_beside_the_text_the_tape_starts_at_the_top_and_keeps_its_newest_row(matrix_pages):
+    """A short tape sits at the top of its box, as text does; a long one keeps its newest row on
+    the bottom edge and cuts its oldest rows whole; both read in the text's order."""
+    page = matrix_pages("en:desk")
+    page.set_viewport_size({"width": 1366, "height": 657})
+    reset(page)
+    short = page.evaluate(TAPE)
+    assert short["fits"] and short["first"] - short["top"] < 12, short
+    reset(page, "?steps=60")
+    long = page.evaluate(TAPE)
+    assert not long["fits"] and long["bottom"] - 12 < long["last"] <= long["bottom"] + 0.5, long
+    # No older row is shown cut (the newest stays even where the box is shorter than a row).
+    newest = long["shown"][-1][0]
+    assert all(top >= long["top"] - 0.5 for top, _ in long["shown"] if top != newest), repr(long)
+    for tape in (short, long):
+        assert tape["shown"] == sorted(tape["shown"]), tape
+    reset(page)

@@ -59,10 +59,19 @@ export class ControlsView {
   wireSettings() {
     const toggle = this.form.querySelector(".b-settings-toggle");
     if (!toggle) return;
+    // Open, they start below the button as well as below the machine: where the Play row wraps
+    // to two lines the button ends lower than the machine, and the panel must not cover it.
+    const place = () => {
+      const bench = this.form.closest(".b");
+      const below = toggle.getBoundingClientRect().bottom - bench.getBoundingClientRect().top;
+      this.form.style.setProperty("--settings-below", `${Math.ceil(below)}px`);
+    };
     const setOpen = (open) => {
       this.form.dataset.settings = open ? "open" : "closed";
       toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) place();
     };
+    window.addEventListener("resize", () => { if (this.form.dataset.settings === "open") place(); });
     toggle.addEventListener("click", () => setOpen(this.form.dataset.settings !== "open"));
     this.form.addEventListener("keydown", (e) => {
       if (e.key !== "Escape" || this.form.dataset.settings !== "open") return;

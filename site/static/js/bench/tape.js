@@ -19,10 +19,20 @@ export class TapeView {
     // Beside the text the tape keeps its newest rows and cuts the older ones at its top edge
     // (frames.css): a row cut part-way would show its marks without its words, so it goes whole.
     if (typeof ResizeObserver === "function") new ResizeObserver(() => this.clip()).observe(this.list);
+    // The cells the page was built with (the prompt) get their places too, as cell() gives them.
+    [...this.list.children].forEach((li, index) => li.style.setProperty("--order", String(-8 * index)));
   }
 
   clip() {
     const cuts = getComputedStyle(this.list).overflowY === "hidden"; // elsewhere the older rows scroll
+    // A tape whose rows all fit sits at the top, as text does (frames.css); one that does not
+    // keeps its newest row on the bottom edge. Measured from the rows themselves, so that it holds
+    // wherever they are now.
+    const rects = [...this.list.children].map((li) => li.getBoundingClientRect());
+    const rows = rects.length ? Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) : 0;
+    const style = getComputedStyle(this.list);
+    const room = this.list.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    this.list.toggleAttribute("data-fits", cuts && rows <= room + 0.5);
     const top = this.list.getBoundingClientRect().top + this.list.clientTop;
     const newest = this.list.lastElementChild; // its row stays, even where the tape is shorter than a row
     const newestTop = newest ? newest.getBoundingClientRect().top : 0;
