@@ -158,7 +158,10 @@ def new_context(playwright, kind: str):
         profile, executable_path=chromium(), args=LAUNCH_FLAGS,
         viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     context.on("close", lambda _: shutil.rmtree(profile, ignore_errors=True))
-    context.add_init_script("window.specdecDebug = true;")  # window.specdecBenchTimings (bench/debug.js)
+    sys.path.insert(0, str(REPO / "tests"))
+    from helpers.benchpage import DEBUG_HOOKS
+
+    context.add_init_script(DEBUG_HOOKS)  # window.specdecBenchTimings (bench/debug.js)
     if kind == "fallback":
         context.route("**/*.snapshot.gz", lambda route: route.abort())
     return context

@@ -26,7 +26,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
 
+from helpers.benchpage import DEBUG_HOOKS  # noqa: E402
 from sitebuild.serve import make_server  # noqa: E402
 
 LAUNCH_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
@@ -84,6 +86,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_FLAGS)
         for lang in ("en", "zh"):
             page = browser.new_page()
+            page.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
             page.goto(f"{url}{lang}/specdec/")
             page.wait_for_selector(LIVE, state="attached", timeout=180_000)
             got = page.evaluate(TIME_CALLS, NEW)

@@ -3,7 +3,7 @@
 // over WebDriver BiDi, one launch, one page.
 //   node firefox_smoke.mjs JOB.json
 // Job: {firefox, url, live, stepped (its {steps}: the count after one step), kept (a script: the service worker holds this page's snapshot),
-//       timeoutMs}. Prints one JSON line per phase: {phase: "online"}, then waits for a line on
+//       hooks (an expression that loads the debug hooks, whose marks live and stepped read: run after each load), timeoutMs}. Prints one JSON line per phase: {phase: "online"}, then waits for a line on
 // stdin (the server is stopped), reloads, and prints {phase: "offline"}; {phase: "error"} on failure.
 import fs from "node:fs";
 import readline from "node:readline";
@@ -19,6 +19,7 @@ const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIte
 const VIA = "performance.getEntriesByName('specdec:stage-fallback').length ? 'wheel' : 'snapshot'";
 
 async function liveAndStep(page, errors) {
+  await page.evaluate(job.hooks);
   await page.waitForSelector(job.live, { timeout: job.timeoutMs });
   const live = seconds();
   const via = await page.evaluate(VIA);

@@ -363,6 +363,7 @@ def test_without_python_the_picture_stays_with_a_message(page, site_url, breakag
     status = page.locator("#b .b-status").inner_text()
     assert ("WebAssembly" if breakage == "no-webassembly" else "worker script") in status
     assert page.locator("#b .b-retry").is_visible()
+    page.wait_for_selector("#b[data-platform]", state="attached")  # the debug hooks' mark
     assert page.locator("#b").get_attribute("data-platform") == build_platform()
     assert page.locator("#b .b-tape .b-tok").count() >= 3
     # The tape the page was built with reads in its own order, from the top (beside the text it is

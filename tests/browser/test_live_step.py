@@ -13,7 +13,8 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
     # The first live proof now lives in the bench: its "One step" button runs the sim in Pyodide.
     page.goto(f"{site_url}{lang}/specdec/")
     bench = page.locator("#b")
-    # Before Pyodide: the build's CPython picture is already there.
+    # Before Pyodide: the build's CPython picture is already there (marked once the debug hooks are in).
+    page.wait_for_selector("#b[data-platform]", state="attached")
     assert bench.get_attribute("data-platform") == build_platform()
     assert page.locator("#b .b-tape .b-tok").count() >= 2
     assert page.locator("#b .b-slot--target").count() == 1

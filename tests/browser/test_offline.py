@@ -15,7 +15,7 @@ import shutil
 import threading
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS
+from helpers.benchpage import DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
 from helpers.course_host import course_page, course_site
 from helpers.service_worker import KEPT
 
@@ -51,6 +51,7 @@ def live_once(context, url):
 def test_after_one_visit_the_page_and_its_bench_work_offline(browser, own_site):
     _, root = own_site
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
     page, kept = live_once(context, f"{root}en/specdec/")
     assert kept["active"] and len(kept["caches"]) == 1
     assert not [p for p in kept["paths"] if p.startswith(("/models/", "/py/python_stdlib", "/py/sim."))]  # the fallback's
@@ -85,6 +86,7 @@ def rebuild_in_place(site):
 def test_a_new_build_never_runs_with_the_old_builds_files(browser, own_site):
     site, root = own_site
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
     page, kept = live_once(context, f"{root}en/specdec/")
     (old_cache,) = kept["caches"]
     marker = rebuild_in_place(site)
@@ -124,6 +126,7 @@ def test_the_embed_on_a_course_page_of_another_origin_works_with_the_service_wor
     with course_site() as course:
         course.pages["/week3.html"] = course_page([frame])
         context = browser.new_context(viewport={"width": 1000, "height": 1000})
+        context.add_init_script(DEBUG_HOOKS)  # in the course page's frame too
         try:
             site_page, _ = live_once(context, f"{site_url}en/specdec/")
             page = context.new_page()

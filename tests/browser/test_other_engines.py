@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS
+from helpers.benchpage import LIVE, LOAD_DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
 from helpers.service_worker import KEPT
 
 from sitebuild.serve import make_server
@@ -92,7 +92,7 @@ def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):
     started = time.monotonic()
     job = tmp_path / "job.json"
     job.write_text(json.dumps({"firefox": FIREFOX, "url": site.url, "live": LIVE, "stepped": STEPPED,
-                               "kept": KEPT, "timeoutMs": PYODIDE_TIMEOUT_MS}))
+                               "kept": KEPT, "hooks": LOAD_DEBUG_HOOKS, "timeoutMs": PYODIDE_TIMEOUT_MS}))
     node = subprocess.Popen(["node", str(HERE / "firefox_smoke.mjs"), str(job)], cwd=REPO, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     phases = {"engine": "Firefox"}
@@ -160,6 +160,7 @@ def test_webkit_goes_live_steps_and_works_offline(site, tmp_path):
 
         def live_and_step():
             wait = WebDriverWait(driver, PYODIDE_TIMEOUT_MS / 1000, poll_frequency=0.05)
+            driver.execute_script(LOAD_DEBUG_HOOKS)  # the marks LIVE and STEPPED read
             wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, LIVE))
             live = time.monotonic() - started
             via, reduced = driver.execute_script(f"return [{VIA}, matchMedia('(prefers-reduced-motion: reduce)').matches]")

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.benchpage import DEBUG_HOOKS
 
 from sim.session import open_session
 
@@ -35,6 +36,7 @@ def snapshot_file(built_site, lang):
 
 def open_page(browser, site_url, lang, route=None, init_script=None):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
     if init_script:
         context.add_init_script(init_script)
     if route:

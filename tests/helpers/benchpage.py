@@ -1,8 +1,8 @@
 """Driving the bench in a page: open it, wait for its state (never for a fixed time), read it back.
 
 The bench's public API (site/static/js/bench/api.js: dispatch, run, idle, getState) is the page's
-own; the test pages reach it as window.specdecBench, which the debug hooks add (DEBUG_HOOKS, set
-on every test context: site/static/js/bench/debug.js). These helpers use it to wait until the
+own; the test pages reach it as window.specdecBench, which the debug hooks add (DEBUG_HOOKS, loaded
+by every test context: site/static/js/bench/debug.js). These helpers use it to wait until the
 queue is idle and to read what the page shows.
 """
 
@@ -12,8 +12,19 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlparse
 
 # An init script for a test's or a benchmark's browser context: its pages load the debug hooks
-# (window.specdecBench, window.specdecBenchTimings, the specdec:tryit event), as readers' never do.
-DEBUG_HOOKS = "window.specdecDebug = true;"
+# (site/static/js/bench/debug.js: window.specdecBench, window.specdecBenchTimings, the bench's
+# marks data-steps, data-busy, data-platform... that LIVE reads, the specdec:tryit event), as
+# readers' pages never do: no page script imports them. The module is found beside the page's
+# first script from static/js/ as the parser adds it (the same folder on every route, subpath and
+# package), so it shares the page's api.js and hears the bench from its start.
+# LOAD_DEBUG_HOOKS does it in a page already open (WebDriver has no init scripts: Firefox's and
+# WebKit's smoke tests run it after each load); the hooks then start from the state drawn by then.
+LOAD_DEBUG_HOOKS = """import(new URL("bench/debug.js", document.querySelector('script[src*="/static/js/"]').src).href)"""
+DEBUG_HOOKS = """new MutationObserver((records, observer) => {
+    if (!document.querySelector('script[src*="/static/js/"]')) return;
+    observer.disconnect();
+    %s;
+}).observe(document, { childList: true, subtree: true });""" % LOAD_DEBUG_HOOKS
 PYODIDE_TIMEOUT_MS = 120_000
 LIVE = "#b[data-mode=live][data-busy=false]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

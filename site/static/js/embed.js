@@ -16,7 +16,7 @@
 // The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
 // the window's, so a host that sets the frame to it settles.
 // Progress and state, and the host's request to show a chapter: embed-host.js.
-import { startBench } from "./bench/bench.js";
+import { openBench } from "./bench/api.js";
 import { connectHost } from "./embed-host.js";
 import "./tryit.js"; // the Try it of a chapter shown with chapter=
 
@@ -123,19 +123,17 @@ const asked = new URLSearchParams(window.location.search).get("chapter");
 if (chapters.includes(asked)) showChapter(asked);
 reportHeight();
 
-const bench = startBench(body.dataset, {
-  chapters,
-  first: focusOn(shown),
-  onChange(change, state) {
-    if (change.kind !== "act") return;
-    const options = change.action.type === "load" && change.reply.options;
-    if (options) {
-      setTheme(options.theme);
-      showChapter(options.chapter);
-      const actions = focusOn(shown);
-      if (options.part) actions.push({ type: "isolate", part: options.part });
-      if (actions.length) bench.run(actions).catch(() => {});
-    }
-    linkFullPage(state.view);
-  },
+const bench = openBench(body.dataset, { chapters, first: focusOn(shown) });
+// A link's view options, once the sim has read them; the full page's link after every state.
+if (bench) bench.subscribe((change, state) => {
+  if (change.kind !== "act") return;
+  const options = change.action.type === "load" && change.reply.options;
+  if (options) {
+    setTheme(options.theme);
+    showChapter(options.chapter);
+    const actions = focusOn(shown);
+    if (options.part) actions.push({ type: "isolate", part: options.part });
+    if (actions.length) bench.run(actions).catch(() => {});
+  }
+  linkFullPage(state.view);
 });

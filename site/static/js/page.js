@@ -1,6 +1,6 @@
 // The full page's glue: which chapter is in view (it picks the bench's part and panel), the
 // language switch that keeps it, the phone's sheet, focus mode, and the "Embed this" dialog.
-import { startBench } from "./bench/bench.js";
+import { openBench } from "./bench/api.js";
 import { wireEmbedDialog } from "./embed-dialog.js";
 import { wireFocusMode } from "./focus-mode.js";
 import { wireSheet } from "./sheet.js";
@@ -29,15 +29,15 @@ function keepChapterOnLanguageSwitch() {
 }
 
 let chapter = "";
+const bench = openBench(document.body.dataset);
 keepChapterOnLanguageSwitch();
 currentChapterTracker((section) => {
   chapter = section.classList.contains("chapter") ? section.id : "";
   if (window.location.hash !== "#" + section.id) {
     history.replaceState(history.state, "", window.location.pathname + window.location.search + "#" + section.id);
   }
-  document.dispatchEvent(new CustomEvent("specdec:chapter", { detail: { id: section.id, part: section.dataset.part } }));
+  if (bench) bench.chapter({ id: section.id, part: section.dataset.part });
 });
-const bench = startBench(document.body.dataset);
 wireSheet();
 wireFocusMode();
 if (bench) wireEmbedDialog(bench, () => chapter);

@@ -2,9 +2,9 @@
 // action left, in the page's language.
 import { format, text } from "./text.js";
 
-
 export class Announcer {
   constructor(root) {
+    this.root = root;
     this.region = root.querySelector(".b-live");
     this.timer = null;
     this.pending = "";
@@ -13,6 +13,18 @@ export class Announcer {
   // Something to say with the action's summary (a link's messages), in the same announcement.
   queue(message) {
     this.pending = message || "";
+  }
+
+  // The summary of each action done (the race's and the parts' own words come from their views;
+  // Play's passes and quiet actions say nothing); an uncoded failure (a coded one is worded by its view).
+  onChange(change, state) {
+    const a = change.action;
+    if (change.kind === "done") {
+      if (a.quiet || (a.source === "play" && a.type === "step") || a.type === "isolate" || a.type === "focus") return;
+      this.say(summary(a, change.reply, state, this.root));
+    } else if (change.kind === "error" && !change.error.code) {
+      this.say(text("b_action_failed", { error: change.error.message }));
+    }
   }
 
   say(summary) {

@@ -1,29 +1,29 @@
-// The bench's public API: the one way the page's other scripts (the chapters' Try-it runner, the
-// embed, the "Embed this" dialog) and the debug hooks reach the bench. startBench makes it
-// (benchAPI) and publishes it here; whenBench() resolves with it, bench() is it or null.
-// Calls: dispatch, run, idle, getState, subscribe (told of every change once the views drew it),
-// announce, retry (docs/bench-protocol.md). `tell`/`hear` pass the page's own news (a Try-it's
-// answer) to whoever listens: nobody on a reader's page; the debug module in tests (debug.js).
+// The bench's public API: the one way the page's other scripts (page.js, embed.js, the chapters'
+// Try-it runner, the embed's host messages, the "Embed this" dialog) and the debug hooks reach
+// the bench. openBench(config, options) starts it (bench.js) and publishes its API: whenBench()
+// resolves with it, bench() is it or null. Its calls (docs/bench-protocol.md):
+//   dispatch(action), run([actions]), idle(), getState()   the store's (store.js)
+//   subscribe(listener)   told (change, state) of every change once the views drew it
+//   chapter({id, part})   the chapter in view: its part in focus, the skip link back to it
+//   announce(message)     said in the bench's one live region
+//   retry()               the worker started again
+// `tell`/`hear` pass the page's own news (a Try-it's answer) to whoever listens: the embed's host
+// messages (embed-host.js); the debug module in tests (debug.js).
+import { startBench } from "./bench.js";
+
 let published = null;
 const waiting = [];
 const listeners = {};
 
-export function benchAPI({ store, sim, announcer, drawn }) {
-  return {
-    dispatch: (action) => store.dispatch(action),
-    run: (actions) => store.run(actions),
-    idle: () => store.idle(),
-    getState: () => store.getState(),
-    subscribe: (listener) => drawn.push(listener),
-    retry: () => sim.client.restart(),
-    announce: (message) => announcer.say(message), // the one live region, for the chapters' Try it answers
-    sim, // the worker's client, for the debug module's raw calls and timings
-  };
-}
-
-export function publish(api) {
-  published = api;
-  for (const resolve of waiting.splice(0)) resolve(api);
+export function openBench(config, options) {
+  const started = startBench(config, options);
+  if (!started) return null;
+  published = started.api;
+  for (const resolve of waiting.splice(0)) resolve(published);
+  // The worker's status is let in after those waiting for the bench have it (the debug hooks
+  // time every call from the first).
+  Promise.resolve().then(started.listen);
+  return published;
 }
 
 export const bench = () => published;

@@ -81,6 +81,12 @@ export class ControlsView {
     });
   }
 
+  onChange(change, state) {
+    if (change.kind === "act") this.draw(state);
+    else if (change.kind === "ui") this.setPlaying(state.ui.playing);
+    else if (change.kind === "mode") this.enable(change.mode === "live");
+  }
+
   // A slider's number beside its label.
   echo(name, value) {
     for (const v of this.values) if (v.dataset.valueOf === name) v.textContent = String(value);

@@ -1,13 +1,18 @@
-// Hooks for tests and benchmarks, in one module a reader's page never loads: bench.js imports it
-// only when the page was opened with window.specdecDebug set (tests/browser/conftest.py sets it in
-// an init script; so do the benchmarks). It adds
+// Hooks for tests and benchmarks, in one module a reader's page never loads: no page script
+// imports it; a test's or a benchmark's browser loads it beside the page's own module
+// (tests/helpers/benchpage.py: DEBUG_HOOKS, an init script, or LOAD_DEBUG_HOOKS in a page already
+// open). Each hook is a function of HOOKS, given the bench's API once it is published:
 //   window.specdecBench         the bench's API (api.js), plus call(command, args): a raw request
 //   window.specdecBenchTimings  each worker call's command and milliseconds, the last 500
 //                               (message passing, JSON and Python included; benchmarks/browser_perf.py)
+//   the bench root's marks      data-steps, -rounds, -seed, -written once a state is drawn,
+//                               data-platform (the worker's Python, or the build's before it),
+//                               data-busy (the queue runs) and data-animating (a pass animates)
+// and, heard from the start (a Try-it's answer can come before the bench is live),
 //   the "specdec:tryit" event   on each Try-it box once its answer is shown: {final, snapshots, words}
-import { hear } from "./api.js";
+import { hear, whenBench } from "./api.js";
 
-export function attach(api) {
+function timeCalls(api) {
   const timings = [];
   const call = api.sim.call.bind(api.sim);
   api.sim.call = async (command, args, onPartial) => {
@@ -18,6 +23,39 @@ export function attach(api) {
     return result;
   };
   window.specdecBenchTimings = timings;
-  window.specdecBench = { ...api, call: (command, args) => api.sim.call(command, args) };
-  hear("tryit", ({ box, ...detail }) => box.dispatchEvent(new CustomEvent("specdec:tryit", { bubbles: true, detail })));
 }
+
+function exposeAPI(api) {
+  window.specdecBench = { ...api, call: (command, args) => api.sim.call(command, args) };
+}
+
+// The marks follow the drawing (pass.js: "pass", then "drawn"), so a test that waits for one sees
+// the state drawn; they start from the state drawn when the hooks arrive.
+function markState(api) {
+  const d = document.getElementById("b").dataset;
+  const drawn = (v) => {
+    d.steps = String(v.state.steps);
+    d.rounds = String(v.state.rounds);
+    d.seed = String(v.state.settings.seed);
+    d.written = String(v.pass ? v.pass.n_written : 0);
+    d.platform = v.runtime.platform;
+  };
+  d.busy = "false";
+  d.animating = "false";
+  drawn(api.getState().view);
+  api.subscribe((change) => {
+    if (change.kind === "busy") d.busy = String(change.busy);
+    else if (change.kind === "pass") d.animating = String(change.animated);
+    else if (change.kind === "drawn") {
+      d.animating = "false";
+      drawn(change.view);
+    }
+  });
+}
+
+export const HOOKS = [timeCalls, exposeAPI, markState];
+
+hear("tryit", ({ box, ...detail }) => box.dispatchEvent(new CustomEvent("specdec:tryit", { bubbles: true, detail })));
+whenBench().then((api) => {
+  for (const hook of HOOKS) hook(api);
+});

@@ -26,6 +26,11 @@ export class MachineView {
     return this.svg.querySelector(selector);
   }
 
+  // At rest: a state drawn at once (a pass the player animated is drawn by animatePass: pass.js).
+  onChange(change) {
+    if (change.kind === "drawn" && !change.animated) this.draw(change.view.drawing.machine);
+  }
+
   // Everything at rest, as the sim drew it.
   draw(m) {
     this.lightLanes(m.lane_rects);

@@ -73,17 +73,16 @@ export class OwnTextView {
     this.pending.querySelector("button").addEventListener("click", () => {
       this.store.dispatch({ type: "open_panel", panel: "own" }).then(() => this.box.focus()).catch(() => {});
     });
-    this.store.subscribe((change, state) => {
-      if (change.kind !== "source") return;
+    this.drawCount();
+  }
+
+  onChange(change, state) {
+    if (change.kind === "source") {
       this.drawSource(state.source);
       if (this.counting) this.showStage("view"); // the models are in: the bench is redrawn on them
-    });
-    // The bench's controls come alive (and die) with the worker: bench.js marks it on the root.
-    new MutationObserver(() => this.modeChanged(this.root.dataset.mode)).observe(this.root, {
-      attributes: true,
-      attributeFilter: ["data-mode"],
-    });
-    this.drawCount();
+    } else if (change.kind === "mode") {
+      this.modeChanged(change.mode); // the bench's controls come alive (and die) with the worker (live.js)
+    }
   }
 
   // A worker started again (Retry) holds the book's models only: say so, and show the book.

@@ -33,9 +33,10 @@ const PART_TEXTS = {
 const WHOLE = new Set(["parts", "lab", "selfdraft"]);
 
 export class PartsView {
-  constructor(root, store) {
+  constructor(root, store, announcer) {
     this.root = root;
     this.store = store;
+    this.announcer = announcer;
     this.svg = root.querySelector("svg.b-machine");
     this.groups = [...root.querySelectorAll(".b-part[data-part-name]")];
     this.marked = [...root.querySelectorAll("[data-parts]")];
@@ -61,11 +62,20 @@ export class PartsView {
       e.stopPropagation();
       isolate("");
     });
-    document.addEventListener("specdec:chapter", (event) => {
-      const { id, part } = event.detail || {};
-      if (id && this.back) this.back.setAttribute("href", "#" + id);
-      if (part) this.store.dispatch({ type: "focus", part }).catch(() => {});
-    });
+  }
+
+  // The chapter in view (the API's chapter(), from page.js): the skip link leads back to it, and
+  // its part is the one in focus.
+  chapter({ id, part } = {}) {
+    if (id && this.back) this.back.setAttribute("href", "#" + id);
+    if (part) this.store.dispatch({ type: "focus", part }).catch(() => {});
+  }
+
+  onChange(change, state) {
+    if (change.kind === "ui") this.draw(state.ui, change.before.ui);
+    else if (change.kind === "done" && change.action.type === "isolate" && !change.action.quiet) {
+      this.announcer.say(this.isolation(state.ui.isolate));
+    }
   }
 
   draw(ui, before) {

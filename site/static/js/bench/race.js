@@ -79,8 +79,6 @@ export class RaceView {
       });
     }
     this.go.addEventListener("click", () => this.start().catch(() => {}));
-    // After bench.js's own listener, so that a GPU or model change is said in the race's words.
-    this.store.subscribe((change, state) => this.onChange(change, state));
   }
 
   enable(on) {
@@ -90,8 +88,10 @@ export class RaceView {
   // Drawn while its tab is open; a change while it is closed is drawn when it opens (drawing the
   // lanes and tables on every pass was a good part of a click's cost). The readouts' line that
   // names the GPU and model is drawn either way.
+  // (After the bench's summary in bench.js's list: a GPU or model change is said in the race's words.)
   onChange(change, state) {
     const v = state.view;
+    if (change.kind === "mode") this.enable(change.mode === "live");
     if (change.kind === "act" || change.kind === "measured") {
       if (this.tab.hidden) {
         this.stale = true;

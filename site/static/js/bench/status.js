@@ -48,8 +48,16 @@ export class StatusView {
     this.retry = root.querySelector(".b-retry");
     this.detail = root.querySelector(".b-status__detail");
     this.raw = root.querySelector(".b-status__raw");
+    this.runtime = root.querySelector(".b-runtime-value");
     this.retry.addEventListener("click", onRetry);
     this.box.hidden = false;
+  }
+
+  // The runtime's line, once a state is drawn (the worker's Python, or the build's before it).
+  onChange(change) {
+    if (change.kind !== "drawn") return;
+    const { python, platform } = change.view.runtime;
+    this.runtime.textContent = `Python ${python} (${platform})`;
   }
 
   show(kind, message, { progress = null, detail = "" } = {}) {
@@ -91,12 +99,18 @@ export class StatusView {
 }
 
 export class LinkMessagesView {
-  constructor(root) {
+  constructor(root, announcer) {
+    this.announcer = announcer;
     this.box = root.querySelector(".b-urlerr");
     this.list = root.querySelector(".b-urlerr__list");
     root.querySelector(".b-urlerr__close").addEventListener("click", () => {
       this.box.hidden = true;
     });
+  }
+
+  // A link's messages are said with its summary (announce.js).
+  onChange(change) {
+    if (change.kind === "act" && change.action.type === "load") this.announcer.queue(this.draw(change.reply.messages));
   }
 
   // messages: the sim's [{code, param, value, used, args}] for a link (empty hides the box). An

@@ -3,13 +3,16 @@
 // render from the state. The sim computes: a bench action goes to the worker as
 // act({state, action}) and comes back as the next state and its view (docs/bench-protocol.md).
 //
-// Public API (api.js wraps it; startBench returns that):
+// Its calls (bench.js makes the page's API of them; api.js publishes it):
 //   dispatch(action)  -> Promise of the result, once applied and drawn (an animation of it may run on)
 //   run([actions])    -> the actions queued in order at once; resolves when the last is done
 //   idle()            -> resolves when the queue is empty and nothing is running
 //   getState()        -> {bench: {settings, steps, rounds}, view, ui: {playing, speed, isolate, focus, panel},
 //                         source: {source: "book"} | {source: "text", tokens, vocab, ...} (the models in use)}
 //   announce(message) -> says it in the bench's one live region (bench.js)
+//   subscribe(listener) -> listener(change, state) after each change: every view (bench.js), then the
+//                        API's subscribers. notify(change) tells them all; the pass player (pass.js)
+//                        and the start (live.js) tell their own changes through it.
 // The actions, their arguments and where each runs are the protocol's (sim/bench/protocol.py, in the
 // spec as `protocol`; docs/bench-protocol.md lists them): "sim" ones go to the worker whole, as one
 // act (a "step until" too), "models" ones call their command and then redraw the state on the new

@@ -10,6 +10,11 @@ export class StripView {
     this.readout = strip && strip.querySelector(".b-strip__readout");
   }
 
+  onChange(change, state) {
+    if (change.kind === "drawn") this.draw(change.view);
+    else if (change.kind === "measured") this.draw(state.view);
+  }
+
   draw(view) {
     if (!this.tape) return;
     this.tape.replaceChildren(...view.drawing.machine.slots.filter((s) => s.kind !== "empty").map((s) => {

@@ -13,6 +13,10 @@ export function readPanels(root) {
   return { names, first: root.dataset.panel, forPart };
 }
 
+// A change that opened another panel (the panels drawn while hidden are drawn again: a hidden
+// one cannot measure its words).
+export const panelOpened = (change, state) => change.kind === "ui" && state.ui.panel !== change.before.ui.panel;
+
 export class TabsView {
   constructor(root, store) {
     this.root = root;
@@ -34,6 +38,10 @@ export class TabsView {
         open(this.tabs[to]);
       });
     });
+  }
+
+  onChange(change, state) {
+    if (change.kind === "ui") this.draw(state.ui);
   }
 
   draw(ui) {

@@ -1,6 +1,7 @@
 // The test tubes: the sim's cumulative counts (view.tubes), drawn at the coordinates it computed
 // against black lines at the big model's p, with a dot per category for the latest round alone.
 import { el } from "./dom.js";
+import { panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
 export class TubesView {
@@ -10,6 +11,10 @@ export class TubesView {
     this.table = root.querySelector(".b-tube-table tbody");
     this.tubes = {};
     for (const g of this.svg.querySelectorAll(".b-tube")) this.tubes[g.dataset.tube] = [...g.querySelectorAll(".b-cat")];
+  }
+
+  onChange(change, state) {
+    if (change.kind === "act" || panelOpened(change, state)) this.draw(state.view.tubes);
   }
 
   draw(tubes) {

@@ -18,6 +18,24 @@ export function writeURL(link, names) {
   history.replaceState(history.state, "", window.location.pathname + search + window.location.hash);
 }
 
+// The address bar gets the state's link once the queue is through, not after each action: a
+// burst of clicks or a dragged slider writes one history entry, not dozens (each write also makes
+// Chromium fetch the favicon again). names: as writeURL's.
+export class AddressView {
+  constructor(names) {
+    this.names = names;
+    this.changed = false; // a bench action ran since the address bar was last written
+  }
+
+  onChange(change, state) {
+    if (change.kind === "act") this.changed = true;
+    else if (change.kind === "busy" && !change.busy && this.changed) {
+      writeURL(state.view.link, this.names);
+      this.changed = false;
+    }
+  }
+}
+
 // One parameter of the page's own (not the sim's): set to value, or removed with null.
 export function setPageParam(name, value) {
   if (framed()) return;

@@ -1,0 +1,59 @@
+// The bench's start: a link's parameters become one "load" action (after the frame's own first
+// actions), and the worker's status turns the bench live or failed. Going live is said at once (a
+// link's summary follows), the link is replayed first (one action), then the controls come alive:
+// every view hears {kind: "mode", mode: "live" | "failed"}, and the root's data-mode says it to
+// the page's other scripts (tryit.js).
+import { readQuery } from "./url.js";
+
+export class LiveSwitch {
+  constructor({ root, store, sim, status, announcer }) {
+    Object.assign(this, { root, store, sim, status, announcer });
+    this.booted = false;
+    this.query = readQuery();
+  }
+
+  // options: startBench's (chapters: sent with a link so that the sim reads the embed's view
+  // options too; first: page actions applied before the link).
+  start({ chapters, first = [] } = {}) {
+    for (const action of first) this.store.dispatch(action).catch(() => {});
+    const load = { type: "load", query: this.query, source: "link", ...(chapters ? { chapters } : {}) };
+    if (this.query.length) this.store.dispatch(load).catch(() => {});
+  }
+
+  // The latest status at once, then each one.
+  listen() {
+    this.sim.client.listen((s) => this.onStatus(s));
+  }
+
+  setMode(mode) {
+    this.store.notify({ kind: "mode", mode });
+    this.root.dataset.mode = mode;
+  }
+
+  onStatus(s) {
+    const { store, status } = this;
+    if (s.state === "ready") {
+      if (!this.booted && performance.mark) performance.mark("specdec:python-ready");
+      this.announcer.say(status.readyMessage(s.runtime));
+      status.update(this.booted || !this.query.length ? s : { state: "linking" });
+      store.setLive(true);
+      store.idle().then(() => {
+        if (!this.sim.client.started) return;
+        status.update(s);
+        if (!this.booted) {
+          this.booted = true;
+          if (performance.mark) performance.mark("specdec:bench-live");
+          // The worker measures the readouts once, off the first move's path.
+          if (!this.query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
+        }
+        this.setMode("live");
+      });
+    } else if (s.state === "failed") {
+      store.setLive(false);
+      this.setMode("failed");
+      this.announcer.say(status.update(s));
+    } else {
+      status.update(s);
+    }
+  }
+}

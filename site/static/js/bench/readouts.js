@@ -1,0 +1,58 @@
+// The readouts (templates/_readouts.html): α, tokens per pass counted and by the formula, the
+// speed-up and the best γ, and the paper's roofline figures, from the view's readouts. Readouts
+// are measured after the state they belong to (store.js): until then the panel says so.
+import { panelOpened } from "./tabs.js";
+import { format, text } from "./text.js";
+
+export class ReadoutsView {
+  constructor(root) {
+    this.root = root;
+    this.panel = root.querySelector(".b-tabpanel--readouts");
+    this.measuring = root.querySelector(".b-measuring");
+    this.greedyNote = root.querySelector(".b-greedy-note");
+  }
+
+  out(selector, value) {
+    this.root.querySelector(selector).textContent = value;
+  }
+
+  busy(on) {
+    this.panel.setAttribute("aria-busy", on ? "true" : "false");
+    this.panel.classList.toggle("b-busy", on);
+    this.measuring.hidden = !on;
+  }
+
+  draw(ro) {
+    if (!ro) return this.busy(true);
+    this.busy(false);
+    const f = format;
+    const rf = ro.roofline;
+    this.out(".b-alpha", f.num(ro.alpha, 3));
+    this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
+    this.root.querySelector(".b-tpp-formula-line").hidden = ro.candidates > 1;  // a line's formula, or the tree's
+    this.root.querySelector(".b-tpp-formula-tree").hidden = ro.candidates < 2;
+    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
+    this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
+    this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
+    this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
+    this.out(".b-speedup", f.num(ro.speedup, 2));
+    this.out(".b-best-gamma", String(ro.best_gamma));
+    this.out(".b-best-speedup", f.num(ro.best_speedup, 2));
+    this.out(".b-batch-echo", f.int(rf.batch));
+    this.out(".b-tps-weights", f.int(rf.tokens_per_s_weights_only));
+    this.out(".b-tps-cache", f.int(rf.tokens_per_s_with_cache));
+    this.out(".b-tps-plain-weights", f.int(rf.plain.weights_only.tokens_per_s));
+    this.out(".b-tps-plain-cache", f.int(rf.plain.with_cache.tokens_per_s));
+    this.out(".b-arith", f.pct(rf.arith_busy_fraction));
+    this.root.querySelector(".b-rf-fit").hidden = rf.weights_fit;
+    if (!rf.weights_fit) {
+      this.out(".b-rf-fit-text", text("b_fit_short", { model: rf.model, gpu: rf.gpu, weights: f.num(rf.weights_gb, 1), memory: f.int(rf.memory_gb) }));
+    }
+    this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
+  }
+
+  onChange(change, state) {
+    if (change.kind === "measuring") this.busy(true);
+    else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) this.draw(state.view.readouts);
+  }
+}
