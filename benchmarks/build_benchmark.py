@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Time the build as a newcomer meets it, on a fresh copy of the project (empty .cache/):
 
-- the cold build, as `build.py` prints it stage by stage, in wall and CPU time (Node's included);
+- the cold build, as `build.py` prints it stage by stage, each stage in wall and CPU time, and the
+  whole command's (Node's included), with the load average at its start and end (others' share);
 - a build that changes nothing (the whole `build.py` command, Python start-up included);
 - a chapter edit through `build.py serve`: from the save to the server's "built:" line;
 - the output's weight.
@@ -119,7 +120,8 @@ def main() -> None:
         wall, cpu, said = timed_run([python, "build.py", "--out", str(out)], clone)
         print(f"cold build (fresh copy, empty .cache/; {env_note}):")
         print("".join(f"    {line}\n" for line in said.splitlines()), end="")
-        print(f"  wall {wall:6.2f} s, CPU {cpu:6.2f} s (CPU / wall {cpu / wall:.2f})")
+        print(f"  wall {wall:6.2f} s, CPU {cpu:6.2f} s (CPU / wall {cpu / wall:.2f}; "
+              f"load average {os.getloadavg()[0]:.1f} at the end)")
 
         runs = [timed_run([python, "build.py", "--out", str(out)], clone) for _ in range(5)]
         said = runs[-1][2].strip()

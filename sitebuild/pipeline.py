@@ -27,7 +27,7 @@ from typing import Callable
 
 from . import assets, freshness, output
 from . import base_url as base_urls
-from .progress import Progress
+from .progress import Progress, children_cpu
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "site"
@@ -72,6 +72,7 @@ class RuntimeMaker:
         self.thread: threading.Thread | None = None
         self.error: BaseException | None = None
         self.seconds = 0.0
+        self.cpu = 0.0  # the thread's and Node's
         self.made = None  # what it was started for (the build's memo records it)
 
     def start(self, models: dict, measured: dict[str, str]) -> None:
@@ -82,21 +83,23 @@ class RuntimeMaker:
     def _make(self, model_bytes: dict, measured: dict) -> None:
         from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
 
-        started = time.perf_counter()
+        started, cpu, children = time.perf_counter(), time.thread_time(), children_cpu()
         try:
             with self._one_at_a_time:
                 runtime.start_files(model_bytes, runtime.cache_root(), measured)
         except BaseException as err:  # noqa: BLE001 - raised again in the build's own thread by wait()
             self.error = err
         self.seconds = time.perf_counter() - started
+        # Node is the only child process the build runs meanwhile.
+        self.cpu = time.thread_time() - cpu + children_cpu() - children
 
-    def wait(self) -> float:
-        """Seconds the making took; its error, if it failed."""
+    def wait(self) -> tuple[float, float]:
+        """Seconds the making took, in wall and CPU time; its error, if it failed."""
         if self.thread is not None:
             self.thread.join()
         if self.error is not None:
             raise self.error
-        return self.seconds
+        return self.seconds, self.cpu
 
 
 def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE) -> dict:
@@ -144,13 +147,13 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
             maker.made = made
 
     products = render.prepare(opts, memo, progress, on_models=start_runtime)
-    made_s = maker.wait()
+    made_s, made_cpu = maker.wait()
     if memo is not None and maker.thread is not None:
         memo["runtime made"] = maker.made
     with output.staged(out) as stage:
         with progress.part("runtime files"):
             products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
-        progress.add("runtime files", made_s)
+        progress.add("runtime files", made_s, made_cpu)
         progress.line("runtime files", "Pyodide's start files and snapshots, made in Node alongside the figures "
                                        "and pages" if maker.thread else "copied from .cache/runtime/")
         with progress.stage("pages") as note:
@@ -163,8 +166,8 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)
         freshness.write_marker(stage, stamp)
-        swap_started = time.perf_counter()
-    progress.add("swap", time.perf_counter() - swap_started)
+        swap_started, swap_cpu = time.perf_counter(), time.thread_time()
+    progress.add("swap", time.perf_counter() - swap_started, time.thread_time() - swap_cpu)
     progress.line("swap", f"into {out}")
     reports = [base_urls.report(products.site["base_url"])]
     return Result(out, False, progress.elapsed(), reports, progress.summary(out))

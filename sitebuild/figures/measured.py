@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import weakref
 
 from sim import bench as bench_settings
 from sim import owntext, stats
@@ -45,11 +46,24 @@ READOUT_FIELDS = ("alpha", "tokens_per_pass_counted", "tokens_per_pass_formula",
 READOUT_SETTINGS = {"bigram": {}, "unigram": {"draft": "unigram"}}
 
 
+# One Bench per language for the measurements below: its cache of runs is shared, so a run two
+# of them need (the bigram and unigram drafts at temperature 1) is made once. Each run has its
+# own seeded generator, so sharing changes no number.
+_BENCHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def shared_bench(language) -> Bench:
+    bench = _BENCHES.get(language)
+    if bench is None:
+        bench = _BENCHES[language] = Bench(language)
+    return bench
+
+
 def readouts(language) -> dict:
     """The bench's readouts (sim.bench.Bench.readouts) for each setting the chapters quote."""
 
     def measure():
-        bench = Bench(language)
+        bench = shared_bench(language)
         out = {}
         for name, args in READOUT_SETTINGS.items():
             got = bench.readouts(args)
@@ -76,7 +90,7 @@ def alpha_temperature(language) -> dict:
     drafts = list(bench_settings.DRAFTS)
 
     def measure():
-        bench = Bench(language)
+        bench = shared_bench(language)
         return {"temperatures": temperatures,
                 "drafts": {d: [bench.readouts({"draft": d, "temperature": t})["alpha"] for t in temperatures]
                            for d in drafts}}

@@ -13,11 +13,14 @@
 //    downloading the zip), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
 //    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
+//    The languages' snapshots are made side by side, each in a worker thread of its own (its own
+//    Pyodide): on two cores the second costs no wall time.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
 // for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
 import fs from "node:fs";
 import path from "node:path";
 import nodeCrypto from "node:crypto";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
 
 function makeDeterministic() {
@@ -117,19 +120,41 @@ function lastLine(error) {
   return lines.slice(at < 0 ? lines.length - 1 : at).join(" ");
 }
 
+// One language's snapshot in a worker thread running this module (workerMain); its report.
+function snapshotInThread(job, lang, stdlibFiles) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { job, lang, stdlibFiles } });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the ${lang} snapshot's thread stopped (exit ${code})`)));
+  });
+}
+
+async function workerMain() {
+  const { job, lang, stdlibFiles } = workerData;
+  makeDeterministic(); // each thread has its own clock and random bytes, so each snapshot is reproducible
+  const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
+  parentPort.postMessage(await snapshot(loadPyodide, job, lang, stdlibFiles));
+}
+
 async function main() {
   const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
   makeDeterministic();
   const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
   const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
-  for (const lang of Object.keys(job.snapshots)) {
-    report.snapshots[lang] = await snapshot(loadPyodide, job, lang, report.stdlib.files);
-  }
+  const langs = Object.keys(job.snapshots);
+  const made = await Promise.all(langs.map((lang) => snapshotInThread(job, lang, report.stdlib.files)));
+  langs.forEach((lang, i) => { report.snapshots[lang] = made[i]; });
   fs.writeFileSync(job.report, JSON.stringify(report));
+  process.exit(0); // the survey's Pyodide keeps nothing worth waiting for
 }
 
-main().catch((error) => {
-  const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-  fs.writeFileSync(job.report, JSON.stringify({ error: lastLine(error), detail: String(error && error.stack || error) }));
-  process.exit(1);
-});
+if (isMainThread) {
+  main().catch((error) => {
+    const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+    fs.writeFileSync(job.report, JSON.stringify({ error: lastLine(error), detail: String(error && error.stack || error) }));
+    process.exit(1);
+  });
+} else {
+  workerMain(); // a failure reaches snapshotInThread as the thread's "error"
+}
