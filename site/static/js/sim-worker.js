@@ -3,7 +3,8 @@
 // (for use_text, {id, type: "partial", stage} messages first, as the count goes on).
 // Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
 // total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
-// {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
+// {type: "failed", code, error}. It starts only when told where the runtime, package and model are:
+// by the start message, or sooner by the same message in its name (selfStart, below).
 //
 // Two ways to start (sitebuild/runtime makes the files; docs/architecture.md, "The runtime in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
@@ -15,12 +16,13 @@
 // snapshot holds every module of that stdlib already imported (the build imports them all before
 // it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
 // (withoutDownloads). The snapshot is stored as a delta against the .wasm's data segments
-// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which Pyodide
-// fetches anyway while the snapshot comes in. A runtime that
+// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which it fetches
+// and compiles itself as soon as it starts (sim-worker-wasm.js) while the snapshot comes in. A runtime that
 // cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
 // the fallback needs the same .wasm.
 
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
+import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
 
 const PACKAGE = "specdec-sim";
@@ -31,6 +33,12 @@ const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 let session = null;
 let meter = null;
 let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
+let starting = null; // the one start, from the worker's name or from the start message
+// When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
+// so the page can place them on its own timeline): posted with "ready" for the benchmarks.
+const timings = {};
+const mark = (name) => { timings[name] ??= performance.timeOrigin + performance.now(); };
+mark("worker-evaluated");
 
 class StartFailure extends Error {
   constructor(code, message) {
@@ -64,7 +72,9 @@ async function decodeSnapshot(request, meter) {
   const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
   const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
   try {
-    return await readAll(raw);
+    const bytes = await readAll(raw);
+    mark("worker-snapshot-read");
+    return bytes;
   } catch (error) {
     throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
   }
@@ -160,25 +170,7 @@ async function withoutDownloads(start, run) {
   }
 }
 
-// The bytes of the .wasm, from a copy of the response to Pyodide's own request for it (Pyodide
-// compiles the response itself, as it streams in; the copy costs no second download).
-function wasmBytes(url) {
-  return new Promise((resolve, reject) => {
-    const realFetch = self.fetch;
-    let seen = false; // the first answer only (it stays in place: other wrappers call through it)
-    self.fetch = async (input, init) => {
-      const response = await realFetch(input, init);
-      if (!seen && new URL(input instanceof Request ? input.url : input, self.location.href).href === url) {
-        seen = true;
-        if (response.ok) response.clone().arrayBuffer().then(resolve, reject);
-        else reject(new Error(`${url}: HTTP ${response.status}`));
-      }
-      return response;
-    };
-  });
-}
-
-async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) {
+async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
   // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
   // set the wasm's download and compilation going (on other threads), not before.
   // The delta is undone once the module is made (below), so that the wasm compiles as it streams in
@@ -192,12 +184,15 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) 
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
+      mark("worker-wasm-instantiated");
       const bytes = await snapshot; // the very array loadPyodide restores once this returns
-      xorDataImage(bytes, dataImage(new Uint8Array(await wasm)));
+      xorDataImage(bytes, dataImage(new Uint8Array(await wasmBytes)));
+      mark("worker-delta-undone");
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
     },
   }));
+  mark("worker-restored");
   const made = pyodide.globals.get("specdec_snapshot");
   const token = made && made.get("token");
   const lang = made && made.get("lang");
@@ -242,6 +237,8 @@ async function start(message) {
     [message.stdlibURL, "stdlib"],
     [message.lockURL, "lock"],
   ]));
+  // The .wasm first: its compile then goes on beside everything else (sim-worker-wasm.js).
+  const wasm = fetchWasm(new URL("pyodide.asm.wasm", message.pyodideURL).href);
   const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
     meter.done(name);
     return module;
@@ -249,42 +246,64 @@ async function start(message) {
     throw new StartFailure("download", `${name}: ${error && error.message || error}`);
   });
   const { loadPyodide } = await script("pyodide.mjs");
+  mark("worker-pyodide-mjs");
   // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
   // wasm's download. Imported here (the same module loadPyodide would import) to count its bytes
   // and to hand it to createPyodideModule.
   const asm = script("pyodide.asm.mjs");
-  asm.catch(() => {});
+  asm.then(() => mark("worker-asm-mjs"), () => {});
   let via = "snapshot";
-  if (snapshotRequest) {
-    const wasm = wasmBytes(new URL("pyodide.asm.wasm", message.pyodideURL).href);
-    wasm.catch(() => {}); // the snapshot's start fails with its error
-    try {
-      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm);
-    } catch (error) {
-      if (error instanceof StartFailure && error.code === "wasm") throw error;
-      const reason = String(error && error.message || error);
-      console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
-      progress("fallback", { reason });
-      session = null;
+  await withFetchedWasm(wasm, async () => {
+    if (snapshotRequest) {
+      try {
+        session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm.bytes);
+      } catch (error) {
+        if (error instanceof StartFailure && error.code === "wasm") throw error;
+        const reason = String(error && error.message || error);
+        console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
+        progress("fallback", { reason });
+        session = null;
+      }
     }
-  }
-  if (!session) {
-    via = "wheel";
-    meter.plan(wheelFiles);
-    session = await startFromWheel(message, loadPyodide, meter);
-  }
+    if (!session) {
+      via = "wheel";
+      meter.plan(wheelFiles);
+      session = await startFromWheel(message, loadPyodide, meter);
+    }
+  });
   const runtime = JSON.parse(session.handle("runtime", "{}")).result;
-  self.postMessage({ type: "ready", runtime, via });
+  mark("worker-ready");
+  self.postMessage({ type: "ready", runtime, via, timings });
+}
+
+// Start once, from whichever comes first: the worker's name or the start message (the same one).
+async function startOnce(message) {
+  if (starting) return;
+  starting = message;
+  mark("worker-start");
+  try {
+    await start(message);
+  } catch (error) {
+    self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
+  }
+}
+
+// The client puts the start message in the worker's name (sim-client.js says why): start from it
+// now, as this module runs, instead of waiting for the message.
+function selfStart() {
+  let message = null;
+  try {
+    message = JSON.parse(self.name || "null");
+  } catch {
+    return; // a name that is not ours: wait for the message
+  }
+  if (message && message.type === "start") startOnce(message);
 }
 
 self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === "start") {
-    try {
-      await start(message);
-    } catch (error) {
-      self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
-    }
+    await startOnce(message);
     return;
   }
   const { id, command, args } = message;
@@ -301,3 +320,5 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: false, error: String(error) });
   }
 };
+
+selfStart();
