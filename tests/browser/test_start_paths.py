@@ -89,6 +89,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
                      if "/py/" in u or "/pyodide/" in u or "/models/" in u)
     snapshot = snapshot_file(built_site, lang).name
     assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
+    assert sum(u.split("?")[0].endswith("/snapshot-inflate-worker.js") for u in page.requests_seen) == 1  # inflated there
     assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
     assert not page.console_errors, page.console_errors
     context.close()
@@ -227,6 +228,34 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
     marks = page.evaluate("""() => ['worker-evaluated', 'worker-start', 'worker-ready'].map(
         (n) => performance.getEntriesByName('specdec:' + n)[0]?.startTime ?? null)""")
     assert None not in marks and marks == sorted(marks), marks
+
+
+# snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a gzip stream
+# inflated on the inflating worker, and here when no worker can be started; a stream that is not
+# gzip read as it is; a broken one rejected. The same bytes every way.
+INFLATE = """async () => {
+  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const { inflateElsewhere } = await import(url);
+  const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
+  const stream = (bytes) => new Blob([bytes]).stream();
+  const gz = new Uint8Array(await new Response(stream(raw).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  const same = (a) => a.length === raw.length && a.every((x, i) => x === raw[i]);
+  const there = same(await inflateElsewhere(stream(gz)));
+  const plain = same(await inflateElsewhere(stream(raw)));
+  const broken = await inflateElsewhere(stream(gz.slice(0, gz.length >> 1))).then(() => 'read', (e) => e.message);
+  const RealWorker = window.Worker;
+  window.Worker = undefined; // no worker can be started: inflated on this thread
+  let here;
+  try { here = same(await inflateElsewhere(stream(gz))); } finally { window.Worker = RealWorker; }
+  return { there, plain, broken, here };
+}"""
+
+
+def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, site_url):
+    page.goto(site_url)
+    got = page.evaluate(INFLATE)
+    assert {k: got[k] for k in ("there", "plain", "here")} == {"there": True, "plain": True, "here": True}
+    assert got["broken"] != "read", got
 
 
 def check_loading_message(log: list, sizes: dict, lang: str):

@@ -24,6 +24,7 @@
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
 import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
+import { inflateElsewhere } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -56,6 +57,7 @@ function progress(next, extra) {
 
 // The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
 // over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
+// Its bytes are counted here as they arrive, and inflated on another thread (snapshot-inflate.js).
 async function decodeSnapshot(request, meter) {
   const response = await request;
   if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
@@ -65,37 +67,13 @@ async function decodeSnapshot(request, meter) {
       controller.enqueue(chunk);
     },
   }));
-  const [probe, data] = counted.tee();
-  const reader = probe.getReader();
-  const first = await reader.read();
-  reader.cancel(); // the other branch goes on
-  const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
-  const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
   try {
-    const bytes = await readAll(raw);
+    const bytes = await inflateElsewhere(counted);
     mark("worker-snapshot-read");
     return bytes;
   } catch (error) {
     throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
   }
-}
-
-async function readAll(stream) {
-  const chunks = [];
-  let length = 0;
-  for (const reader = stream.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
-  }
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
 }
 
 async function fetchText(url, meter, name) {
@@ -171,11 +149,10 @@ async function withoutDownloads(start, run) {
 }
 
 async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
-  // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
-  // set the wasm's download and compilation going (on other threads), not before.
-  // The delta is undone once the module is made (below), so that the wasm compiles as it streams in
-  // while the snapshot is decoded, instead of after both downloads.
-  const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
+  // Inflated on another thread as it comes in; the delta is undone once the module is made
+  // (below), so that the wasm compiles as it streams in while the snapshot is inflated, instead
+  // of after both downloads.
+  const snapshot = decodeSnapshot(request, meter);
   snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
     ...options,
