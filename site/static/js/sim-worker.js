@@ -58,22 +58,48 @@ function progress(next, extra) {
 // The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
 // over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
 // Its bytes are counted here as they arrive, and inflated on another thread (snapshot-inflate.js).
-async function decodeSnapshot(request, meter) {
-  const response = await request;
-  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
-  const counted = response.body.pipeThrough(new TransformStream({
-    transform(chunk, controller) {
-      meter.add("snapshot", chunk.byteLength);
-      controller.enqueue(chunk);
-    },
-  }));
-  try {
-    const bytes = await inflateElsewhere(counted);
-    mark("worker-snapshot-read");
-    return bytes;
-  } catch (error) {
-    throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+// {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
+// from its gzip header (sitebuild/runtime/maker.py, gzip_with_size), or null; bytes with the snapshot.
+function decodeSnapshot(request, meter) {
+  const counted = request.then((response) => {
+    if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+    return response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
+        meter.add("snapshot", chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    })).tee();
+  });
+  const size = counted.then(([probe]) => snapshotSize(probe));
+  const bytes = counted.then(async ([, data]) => {
+    try {
+      const all = await inflateElsewhere(data);
+      mark("worker-snapshot-read");
+      return all;
+    } catch (error) {
+      throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+    }
+  });
+  size.catch(() => {});
+  bytes.catch(() => {}); // awaited where it is used
+  return { size, bytes };
+}
+
+// The size in the "SZ" extra field of a gzip header (RFC 1952: the flags' bit 2, then its length and
+// subfields after the first 10 bytes), from the stream's first chunk; null without one.
+async function snapshotSize(stream) {
+  const reader = stream.getReader();
+  const { value } = await reader.read();
+  reader.cancel(); // the other branch goes on
+  if (!value || value.length < 20 || value[0] !== 0x1f || value[1] !== 0x8b || !(value[3] & 4)) return null;
+  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+  const end = Math.min(12 + view.getUint16(10, true), value.length);
+  for (let at = 12; at + 4 <= end;) {
+    const length = view.getUint16(at + 2, true);
+    if (value[at] === 0x53 && value[at + 1] === 0x5a && length === 4 && at + 8 <= end) return view.getUint32(at + 4, true);
+    at += 4 + length;
   }
+  return null;
 }
 
 async function fetchText(url, meter, name) {
@@ -149,21 +175,31 @@ async function withoutDownloads(start, run) {
 }
 
 async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
-  // Inflated on another thread as it comes in; the delta is undone once the module is made
-  // (below), so that the wasm compiles as it streams in while the snapshot is inflated, instead
-  // of after both downloads.
+  // Inflated on another thread as it comes in. loadPyodide waits for _loadSnapshot before it runs
+  // Pyodide's script and instantiates the wasm (it sizes the heap from it): it gets at once an
+  // array of the snapshot's size, from the gzip header, which is filled once the module is made
+  // (below), so that all that goes on while the snapshot comes in and is inflated. (An array on a
+  // resizable buffer, which needs no size, was refused: Pyodide's restore decodes text from it,
+  // and TextDecoder takes no resizable buffer.) Without the size it waits for the bytes.
   const snapshot = decodeSnapshot(request, meter);
-  snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
+  const early = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
+  early.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
     ...options,
-    _loadSnapshot: snapshot,
+    _loadSnapshot: early,
     // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
       mark("worker-wasm-instantiated");
-      const bytes = await snapshot; // the very array loadPyodide restores once this returns
+      let bytes = await snapshot.bytes;
       xorDataImage(bytes, dataImage(new Uint8Array(await wasmBytes)));
+      const target = await early; // the very array loadPyodide restores once this returns
+      if (target !== bytes) {
+        if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
+        target.set(bytes);
+        bytes = target;
+      }
       mark("worker-delta-undone");
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
