@@ -36,6 +36,7 @@ on localhost, 20 Mbit/s + 40 ms and 5 Mbit/s + 80 ms; cold and warm visits, byte
 
     .venv/bin/python benchmarks/browser_perf.py --network --site _site --visits 3 [--brotli] \
         [--compare-site OTHER/_site]     (another build in the same rounds: before and after a change)
+        [--dwell S]                      (the cold page stays open S seconds before the warm visit)
 """
 
 from __future__ import annotations
@@ -286,6 +287,8 @@ def main(argv=None) -> int:
     parser.add_argument("--port-base", type=int, default=8115, help="network mode: the first of three ports")
     parser.add_argument("--compare-site", type=Path, help="network mode: another build's folder, same rounds")
     parser.add_argument("--brotli", action="store_true", help="network mode: Content-Encoding br where accepted")
+    parser.add_argument("--dwell", type=float, default=0.0,
+                        help="network mode: seconds the cold visit's page stays open once live (default 0)")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -297,7 +300,7 @@ def main(argv=None) -> int:
         print(f"network mode on {site}  (CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})")
         with sync_playwright() as p:
             network_perf.run(p, site, args.lang, args.visits, args.port_base, new_context, args.brotli,
-                             "body[data-python]", LIVE, args.compare_site)
+                             "body[data-python]", LIVE, args.compare_site, args.dwell)
         return 0
 
     site = None if args.url else fresh_build()

@@ -15,6 +15,7 @@ import os
 import shutil
 import statistics
 import tempfile
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -27,7 +28,7 @@ BYTES_TARGET_MB = 7.0
 BYTES_STRETCH_MB = 6.34
 
 
-def _visit(context, link: Link, url: str, wait_for: str) -> dict:
+def _visit(context, link: Link, url: str, wait_for: str, dwell_s: float = 0.0) -> dict:
     before, _ = link.reading()
     page = context.new_page()
     page.goto(url)
@@ -37,16 +38,22 @@ def _visit(context, link: Link, url: str, wait_for: str) -> dict:
       const m = performance.getEntriesByName('bare:ready')[0] || performance.getEntriesByName('specdec:bench-live')[0];
       const bare = performance.getEntriesByName('bare:ready').length > 0;
       const via = bare ? 'bare' : performance.getEntriesByName('specdec:stage-fallback').length ? 'wheel' : 'snapshot';
-      return {ready: m ? m.startTime / 1000 : null, via};
+      const worker = Object.fromEntries(performance.getEntriesByType('mark')
+        .filter((e) => e.name.startsWith('specdec:worker-')).map((e) => [e.name.slice(15), e.startTime / 1000]));
+      return {ready: m ? m.startTime / 1000 : null, via, worker};
     }""")
+    if dwell_s:
+        time.sleep(dwell_s)  # the reader stays on the page before the next visit
     page.close()
     return {**marks, "bytes": after - before, "by_path": by_path}
 
 
 def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_context, use_brotli: bool,
-        wait_bare: str, wait_page: str, before: Path | None = None) -> None:
+        wait_bare: str, wait_page: str, before: Path | None = None, dwell_s: float = 0.0) -> None:
     """before: another build's site (say, the one before a change), visited in the same rounds on
-    servers of its own (ports port_base + 3...) behind the same links."""
+    servers of its own (ports port_base + 3...) behind the same links. dwell_s: how long the cold
+    visit's page stays open once live before the warm visit (0: it follows at once, while the
+    service worker installs)."""
     site = _copy_with_bare_page(site)
     servers = []
     results = {}
@@ -69,7 +76,7 @@ def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_cont
                 for kind, path, wait in kinds:
                     context = new_context(playwright, kind)
                     _, start_paths = r["link"].reading()
-                    cold = _visit(context, r["link"], r["roots"][kind] + path, wait)
+                    cold = _visit(context, r["link"], r["roots"][kind] + path, wait, dwell_s)
                     warm = _visit(context, r["link"], r["roots"][kind] + path, wait)
                     context.close()
                     r[f"{kind}_cold"].append(cold)
@@ -80,6 +87,7 @@ def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_cont
         for server in servers:
             server.shutdown()
     _print_table(results, visits, use_brotli)
+    _print_worker_parts(results)
     _print_files(site, files)
     shutil.rmtree(site.parent, ignore_errors=True)
 
@@ -128,6 +136,28 @@ def _print_table(results: dict, visits: int, use_brotli: bool) -> None:
     vias = sorted({row["via"] or "?" for r in results.values() for row in r["page_cold"]})
     print(f"start path of the page's cold visits: {', '.join(vias)}; targets: bytes <= {BYTES_TARGET_MB} MB "
           f"(stretch {BYTES_STRETCH_MB}), warm <= {WARM_TARGET_S} s")
+
+
+# The worker's marks (sim-worker.js: when each part of its start was done), in the order they happen.
+WORKER_PARTS = ("evaluated", "start", "pyodide-mjs", "asm-mjs", "snapshot-read", "wasm-instantiated",
+                "delta-undone", "restored", "ready")
+
+
+def _print_worker_parts(results: dict) -> None:
+    """Where a visit's time goes: the medians of the worker's marks, seconds from navigation
+    (a build without the marks shows n/a)."""
+    kinds = [k for k in ("page", "before") if f"{k}_cold" in next(iter(results.values()))]
+    print("\nthe worker's start, seconds from navigation (medians of its marks; n/a: a build without them):")
+    print("| link | visit | " + " | ".join(WORKER_PARTS) + " |")
+    print("|---|---|" + "---|" * len(WORKER_PARTS))
+    for name, r in results.items():
+        for kind in kinds:
+            for when in ("cold", "warm"):
+                cells = []
+                for part in WORKER_PARTS:
+                    values = [row["worker"][part] for row in r[f"{kind}_{when}"] if part in row.get("worker", {})]
+                    cells.append(f"{statistics.median(values):.2f}" if values else "n/a")
+                print(f"| {name} | {kind} {when} | " + " | ".join(cells) + " |")
 
 
 def _print_files(site: Path, sent_by_path: dict[str, int]) -> None:

@@ -2,16 +2,18 @@
 
 The snapshots are stored gzip-compressed with no name or time in the header (as `gzip -n`
 writes them), so the bytes do not depend on the host and any static host can serve them; the
-worker decompresses them with DecompressionStream. Each is a delta against the wasm's data
+header carries the snapshot's own size in an extra field, which the worker reads from the first
+bytes (gzip_with_size); the worker decompresses them with DecompressionStream. Each is a delta against the wasm's data
 segments (site/static/js/snapshot-delta.js; make_runtime.mjs writes it).
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
+import struct
 import subprocess
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -76,7 +78,7 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
 
     def compress(lang: str) -> str:
         raw = (scratch / f"{lang}.snapshot").read_bytes()
-        (work / f"{lang}.snapshot.gz").write_bytes(gzip.compress(raw, compresslevel=GZIP_LEVEL, mtime=0))
+        (work / f"{lang}.snapshot.gz").write_bytes(gzip_with_size(raw))
         return _sha256(raw)
 
     # zlib lets go of the GIL: the snapshots (30 MB each, a second of CPU) are compressed side by
@@ -88,6 +90,21 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     shutil.rmtree(scratch)
     (work / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
     return report
+
+
+# The gzip extra field (RFC 1952, FEXTRA) that carries the snapshot's own size in its first bytes:
+# the page's worker reads it before the rest has come (sim-worker.js, snapshotSize) to hand Pyodide
+# an array of that size at once; every gzip reader skips the field.
+SIZE_FIELD = b"SZ"
+
+
+def gzip_with_size(raw: bytes) -> bytes:
+    """gzip of raw (level GZIP_LEVEL, no name, mtime 0) with raw's length in the SIZE_FIELD subfield."""
+    deflate = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -15)
+    body = deflate.compress(raw) + deflate.flush()
+    extra = SIZE_FIELD + struct.pack("<HI", 4, len(raw))
+    header = b"\x1f\x8b\x08\x04" + struct.pack("<I", 0) + b"\x00\xff" + struct.pack("<H", len(extra)) + extra
+    return header + body + struct.pack("<II", zlib.crc32(raw), len(raw) & 0xFFFFFFFF)
 
 
 def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:

@@ -91,6 +91,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
                      if "/py/" in u or "/pyodide/" in u or "/models/" in u)
     snapshot = snapshot_file(built_site, lang).name
     assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
+    assert sum(u.split("?")[0].endswith("/snapshot-inflate-worker.js") for u in page.requests_seen) == 1  # inflated there
     assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
     assert not page.console_errors, page.console_errors
     context.close()
@@ -182,6 +183,81 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
             assert {"via": got["via"], "start": got["start"]} == {
                 "via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
     assert not page.console_errors, page.console_errors
+
+
+# A worker made as the client makes it (the client's own start message), but by hand: with the start message in its name and none
+# posted (it starts from its name, as the page's does before the message is handed over), or with
+# no name and the message posted (a worker that cannot read its name). Each one goes live from the
+# snapshot, answers as CPython does, and posts with "ready" when each part of its start was done.
+BY_HAND = """async ([prefix, how]) => {
+  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const { startMessage: message, workerURL } = startSim(document.body.dataset, { autostart: false });
+  const worker = new Worker(workerURL, how === 'name' ? { type: 'module', name: JSON.stringify(message) } : { type: 'module' });
+  const replies = [];
+  let ready = null;
+  const answer = new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error(`no answer in 60 s (${replies})`)), 60_000); // it never started
+    worker.onmessage = ({ data: reply }) => {
+      replies.push(reply.type || 'reply');
+      if (reply.type === 'failed' || (reply.type === 'ready' && reply.via !== 'snapshot')) reject(new Error(JSON.stringify(reply)));
+      if (reply.type === 'ready') {
+        ready = reply;
+        worker.postMessage({ id: 1, command: 'start', args: { prefix } });
+      }
+      if (reply.id === 1) resolve(reply.result);
+    };
+  });
+  if (how === 'message') worker.postMessage(message);
+  const start = await answer;
+  worker.terminate();
+  return { start, timings: ready.timings, readies: replies.filter((t) => t === 'ready').length };
+}"""
+TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-wasm-instantiated",
+           "worker-delta-undone", "worker-restored", "worker-ready"]
+
+
+def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_url, built_site):
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    expected = cpython_start(built_site, "en")
+    for how in ("name", "message"):
+        got = page.evaluate(BY_HAND, [PREFIX["en"], how])
+        assert got["start"] == expected and got["readies"] == 1, how
+        times = [got["timings"][name] for name in TIMINGS]
+        assert times == sorted(times), (how, got["timings"])  # the parts in the order they depend on each other
+    # The page's own client names its worker so: it started before any message could reach it.
+    marks = page.evaluate("""() => ['worker-evaluated', 'worker-start', 'worker-ready'].map(
+        (n) => performance.getEntriesByName('specdec:' + n)[0]?.startTime ?? null)""")
+    assert None not in marks and marks == sorted(marks), marks
+
+
+# snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a gzip stream
+# inflated on the inflating worker, and here when no worker can be started; a stream that is not
+# gzip read as it is; a broken one rejected. The same bytes every way.
+INFLATE = """async () => {
+  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const { inflateElsewhere } = await import(url);
+  const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
+  const stream = (bytes) => new Blob([bytes]).stream();
+  const gz = new Uint8Array(await new Response(stream(raw).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  const same = (a) => a.length === raw.length && a.every((x, i) => x === raw[i]);
+  const there = same(await inflateElsewhere(stream(gz)));
+  const plain = same(await inflateElsewhere(stream(raw)));
+  const broken = await inflateElsewhere(stream(gz.slice(0, gz.length >> 1))).then(() => 'read', (e) => e.message);
+  const RealWorker = window.Worker;
+  window.Worker = undefined; // no worker can be started: inflated on this thread
+  let here;
+  try { here = same(await inflateElsewhere(stream(gz))); } finally { window.Worker = RealWorker; }
+  return { there, plain, broken, here };
+}"""
+
+
+def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, site_url):
+    page.goto(site_url)
+    got = page.evaluate(INFLATE)
+    assert {k: got[k] for k in ("there", "plain", "here")} == {"there": True, "plain": True, "here": True}
+    assert got["broken"] != "read", got
 
 
 def check_loading_message(log: list, sizes: dict, lang: str):

@@ -115,12 +115,15 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_snapshots_are_gzip_with_no_name_or_time(built_site, lang):
+def test_snapshots_are_gzip_with_no_name_or_time_and_their_size_in_the_header(built_site, lang):
     data = one(built_site.glob(f"py/{lang}.*.snapshot.gz")).read_bytes()
     assert data[:3] == b"\x1f\x8b\x08"  # gzip, deflate
-    assert data[3] == 0 and data[4:8] == b"\0\0\0\0"  # no file name, no modification time
+    assert data[3] == 4 and data[4:8] == b"\0\0\0\0"  # an extra field only (no file name), no modification time
     raw = gzip.decompress(data)
     assert struct.unpack("<I", raw[:4])[0] == SNAPSHOT_MAGIC
+    # The extra field (the worker reads it from the first bytes): one "SZ" subfield, the size.
+    assert struct.unpack("<H", data[10:12])[0] == 8 and data[12:14] == b"SZ"
+    assert struct.unpack("<HI", data[14:20]) == (4, len(raw))
 
 
 # The data image's bytes in a snapshot's memory, stored (the delta) and with the image XORed back in.

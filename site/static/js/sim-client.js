@@ -26,13 +26,14 @@ export class SimClient {
   // URL, made absolute here), the snapshot's token, the page's language and the files' sizes.
   // onProgress(stage, message) hears each progress message; onStatus(status) each status (see
   // listen). autostart: false leaves start() to the caller.
-  constructor({ workerURL, onProgress, onStatus, autostart = true, ...start }) {
+  constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, ...start }) {
     this.workerURL = workerURL;
     this.startMessage = { type: "start" };
     for (const [key, value] of Object.entries(start)) {
       this.startMessage[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
     }
     this.onProgress = onProgress || (() => {});
+    this.onTimings = onTimings || (() => {});
     this.listeners = onStatus ? [onStatus] : [];
     this.lastStatus = null;
     this.pending = new Map();
@@ -67,7 +68,12 @@ export class SimClient {
     this.via = null;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
     try {
-      this.worker = new Worker(this.workerURL, { type: "module" });
+      // The start message rides in the worker's name too: the worker reads it as its module runs
+      // and starts at once. A message posted now is handed over only once the worker has loaded
+      // and this thread is free again, which a long page's first layout and the bench's scripts
+      // held up by 0.3 s (sim-worker.js, selfStart). The message goes as well, for a worker
+      // that cannot read its name.
+      this.worker = new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));
     }
@@ -141,6 +147,7 @@ export class SimClient {
       this.started = true;
       this.via = message.via; // "snapshot" or "wheel": how the worker started Python
       clearInterval(this.watchdog);
+      this.onTimings(message.timings || {});
       this.resolveReady(message.runtime);
       return this.status({ state: "ready", runtime: message.runtime, via: message.via });
     }

@@ -22,6 +22,7 @@ export function startSim(data, overrides = {}) {
     lang: data.lang,
     sizes: JSON.parse(data.runtimeSizes || "{}"),
     onProgress: markStage,
+    onTimings: markWorkerTimings,
     ...overrides,
   });
 }
@@ -30,6 +31,18 @@ export function startSim(data, overrides = {}) {
 function markStage(stage) {
   const name = `specdec:stage-${stage}`;
   if (performance.mark && !performance.getEntriesByName(name).length) performance.mark(name);
+}
+
+// The worker's own marks (sim-worker.js: when each part of its start was done, on the clock of
+// performance.timeOrigin), placed on the page's timeline, for the same breakdown.
+function markWorkerTimings(timings) {
+  if (!performance.mark) return;
+  for (const [name, at] of Object.entries(timings)) {
+    const startTime = at - performance.timeOrigin;
+    if (startTime >= 0 && !performance.getEntriesByName(`specdec:${name}`).length) {
+      performance.mark(`specdec:${name}`, { startTime });
+    }
+  }
 }
 
 // The page's one client, started on first use.

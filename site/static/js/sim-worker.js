@@ -3,7 +3,8 @@
 // (for use_text, {id, type: "partial", stage} messages first, as the count goes on).
 // Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
 // total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
-// {type: "failed", code, error}. It starts only when told where the runtime, package and model are.
+// {type: "failed", code, error}. It starts only when told where the runtime, package and model are:
+// by the start message, or sooner by the same message in its name (selfStart, below).
 //
 // Two ways to start (sitebuild/runtime makes the files; docs/architecture.md, "The runtime in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
@@ -15,13 +16,15 @@
 // snapshot holds every module of that stdlib already imported (the build imports them all before
 // it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
 // (withoutDownloads). The snapshot is stored as a delta against the .wasm's data segments
-// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which Pyodide
-// fetches anyway while the snapshot comes in. A runtime that
+// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which it fetches
+// and compiles itself as soon as it starts (sim-worker-wasm.js) while the snapshot comes in. A runtime that
 // cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
 // the fallback needs the same .wasm.
 
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
+import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
+import { inflateElsewhere } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -31,6 +34,12 @@ const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 let session = null;
 let meter = null;
 let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
+let starting = null; // the one start, from the worker's name or from the start message
+// When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
+// so the page can place them on its own timeline): posted with "ready" for the benchmarks.
+const timings = {};
+const mark = (name) => { timings[name] ??= performance.timeOrigin + performance.now(); };
+mark("worker-evaluated");
 
 class StartFailure extends Error {
   constructor(code, message) {
@@ -48,44 +57,49 @@ function progress(next, extra) {
 
 // The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
 // over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
-async function decodeSnapshot(request, meter) {
-  const response = await request;
-  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
-  const counted = response.body.pipeThrough(new TransformStream({
-    transform(chunk, controller) {
-      meter.add("snapshot", chunk.byteLength);
-      controller.enqueue(chunk);
-    },
-  }));
-  const [probe, data] = counted.tee();
-  const reader = probe.getReader();
-  const first = await reader.read();
-  reader.cancel(); // the other branch goes on
-  const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
-  const raw = gzipped ? data.pipeThrough(new DecompressionStream("gzip")) : data;
-  try {
-    return await readAll(raw);
-  } catch (error) {
-    throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
-  }
+// Its bytes are counted here as they arrive, and inflated on another thread (snapshot-inflate.js).
+// {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
+// from its gzip header (sitebuild/runtime/maker.py, gzip_with_size), or null; bytes with the snapshot.
+function decodeSnapshot(request, meter) {
+  const counted = request.then((response) => {
+    if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+    return response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
+        meter.add("snapshot", chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    })).tee();
+  });
+  const size = counted.then(([probe]) => snapshotSize(probe));
+  const bytes = counted.then(async ([, data]) => {
+    try {
+      const all = await inflateElsewhere(data);
+      mark("worker-snapshot-read");
+      return all;
+    } catch (error) {
+      throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+    }
+  });
+  size.catch(() => {});
+  bytes.catch(() => {}); // awaited where it is used
+  return { size, bytes };
 }
 
-async function readAll(stream) {
-  const chunks = [];
-  let length = 0;
-  for (const reader = stream.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
+// The size in the "SZ" extra field of a gzip header (RFC 1952: the flags' bit 2, then its length and
+// subfields after the first 10 bytes), from the stream's first chunk; null without one.
+async function snapshotSize(stream) {
+  const reader = stream.getReader();
+  const { value } = await reader.read();
+  reader.cancel(); // the other branch goes on
+  if (!value || value.length < 20 || value[0] !== 0x1f || value[1] !== 0x8b || !(value[3] & 4)) return null;
+  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+  const end = Math.min(12 + view.getUint16(10, true), value.length);
+  for (let at = 12; at + 4 <= end;) {
+    const length = view.getUint16(at + 2, true);
+    if (value[at] === 0x53 && value[at + 1] === 0x5a && length === 4 && at + 8 <= end) return view.getUint32(at + 4, true);
+    at += 4 + length;
   }
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
+  return null;
 }
 
 async function fetchText(url, meter, name) {
@@ -160,44 +174,38 @@ async function withoutDownloads(start, run) {
   }
 }
 
-// The bytes of the .wasm, from a copy of the response to Pyodide's own request for it (Pyodide
-// compiles the response itself, as it streams in; the copy costs no second download).
-function wasmBytes(url) {
-  return new Promise((resolve, reject) => {
-    const realFetch = self.fetch;
-    let seen = false; // the first answer only (it stays in place: other wrappers call through it)
-    self.fetch = async (input, init) => {
-      const response = await realFetch(input, init);
-      if (!seen && new URL(input instanceof Request ? input.url : input, self.location.href).href === url) {
-        seen = true;
-        if (response.ok) response.clone().arrayBuffer().then(resolve, reject);
-        else reject(new Error(`${url}: HTTP ${response.status}`));
-      }
-      return response;
-    };
-  });
-}
-
-async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasm) {
-  // Decompressing takes this thread a few tenths of a second: it starts once loadPyodide has
-  // set the wasm's download and compilation going (on other threads), not before.
-  // The delta is undone once the module is made (below), so that the wasm compiles as it streams in
-  // while the snapshot is decoded, instead of after both downloads.
-  const snapshot = new Promise((resolve) => setTimeout(resolve, 0)).then(() => decodeSnapshot(request, meter));
-  snapshot.catch(() => {}); // loadPyodide awaits it and rejects with its error
+async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
+  // Inflated on another thread as it comes in. loadPyodide waits for _loadSnapshot before it runs
+  // Pyodide's script and instantiates the wasm (it sizes the heap from it): it gets at once an
+  // array of the snapshot's size, from the gzip header, which is filled once the module is made
+  // (below), so that all that goes on while the snapshot comes in and is inflated. (An array on a
+  // resizable buffer, which needs no size, was refused: Pyodide's restore decodes text from it,
+  // and TextDecoder takes no resizable buffer.) Without the size it waits for the bytes.
+  const snapshot = decodeSnapshot(request, meter);
+  const early = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
+  early.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
     ...options,
-    _loadSnapshot: snapshot,
+    _loadSnapshot: early,
     // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
     // ("offset is out of bounds", Pyodide issue 6254): grow it first.
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
-      const bytes = await snapshot; // the very array loadPyodide restores once this returns
-      xorDataImage(bytes, dataImage(new Uint8Array(await wasm)));
+      mark("worker-wasm-instantiated");
+      let bytes = await snapshot.bytes;
+      xorDataImage(bytes, dataImage(new Uint8Array(await wasmBytes)));
+      const target = await early; // the very array loadPyodide restores once this returns
+      if (target !== bytes) {
+        if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
+        target.set(bytes);
+        bytes = target;
+      }
+      mark("worker-delta-undone");
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;
     },
   }));
+  mark("worker-restored");
   const made = pyodide.globals.get("specdec_snapshot");
   const token = made && made.get("token");
   const lang = made && made.get("lang");
@@ -242,6 +250,8 @@ async function start(message) {
     [message.stdlibURL, "stdlib"],
     [message.lockURL, "lock"],
   ]));
+  // The .wasm first: its compile then goes on beside everything else (sim-worker-wasm.js).
+  const wasm = fetchWasm(new URL("pyodide.asm.wasm", message.pyodideURL).href);
   const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
     meter.done(name);
     return module;
@@ -249,42 +259,64 @@ async function start(message) {
     throw new StartFailure("download", `${name}: ${error && error.message || error}`);
   });
   const { loadPyodide } = await script("pyodide.mjs");
+  mark("worker-pyodide-mjs");
   // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
   // wasm's download. Imported here (the same module loadPyodide would import) to count its bytes
   // and to hand it to createPyodideModule.
   const asm = script("pyodide.asm.mjs");
-  asm.catch(() => {});
+  asm.then(() => mark("worker-asm-mjs"), () => {});
   let via = "snapshot";
-  if (snapshotRequest) {
-    const wasm = wasmBytes(new URL("pyodide.asm.wasm", message.pyodideURL).href);
-    wasm.catch(() => {}); // the snapshot's start fails with its error
-    try {
-      session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm);
-    } catch (error) {
-      if (error instanceof StartFailure && error.code === "wasm") throw error;
-      const reason = String(error && error.message || error);
-      console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
-      progress("fallback", { reason });
-      session = null;
+  await withFetchedWasm(wasm, async () => {
+    if (snapshotRequest) {
+      try {
+        session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm.bytes);
+      } catch (error) {
+        if (error instanceof StartFailure && error.code === "wasm") throw error;
+        const reason = String(error && error.message || error);
+        console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
+        progress("fallback", { reason });
+        session = null;
+      }
     }
-  }
-  if (!session) {
-    via = "wheel";
-    meter.plan(wheelFiles);
-    session = await startFromWheel(message, loadPyodide, meter);
-  }
+    if (!session) {
+      via = "wheel";
+      meter.plan(wheelFiles);
+      session = await startFromWheel(message, loadPyodide, meter);
+    }
+  });
   const runtime = JSON.parse(session.handle("runtime", "{}")).result;
-  self.postMessage({ type: "ready", runtime, via });
+  mark("worker-ready");
+  self.postMessage({ type: "ready", runtime, via, timings });
+}
+
+// Start once, from whichever comes first: the worker's name or the start message (the same one).
+async function startOnce(message) {
+  if (starting) return;
+  starting = message;
+  mark("worker-start");
+  try {
+    await start(message);
+  } catch (error) {
+    self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
+  }
+}
+
+// The client puts the start message in the worker's name (sim-client.js says why): start from it
+// now, as this module runs, instead of waiting for the message.
+function selfStart() {
+  let message = null;
+  try {
+    message = JSON.parse(self.name || "null");
+  } catch {
+    return; // a name that is not ours: wait for the message
+  }
+  if (message && message.type === "start") startOnce(message);
 }
 
 self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === "start") {
-    try {
-      await start(message);
-    } catch (error) {
-      self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
-    }
+    await startOnce(message);
     return;
   }
   const { id, command, args } = message;
@@ -301,3 +333,5 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: false, error: String(error) });
   }
 };
+
+selfStart();
