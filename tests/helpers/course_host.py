@@ -56,6 +56,9 @@ def course_page(frames: list[str], script: str = "", width: int = FRAME_WIDTH) -
       });
     </script>"""
     body = "\n".join(f"<p>Frame {i}</p>\n{code}" for i, code in enumerate(frames))
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>{recorder}</head>'
+    # An icon of its own: without one, the browser asks the course's server for /favicon.ico once
+    # per profile, and whichever test loads a course page first saw that 404 as a console error.
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>'
+            f'<link rel="icon" href="data:,">{recorder}</head>'
             f'<body style="margin:0"><main style="width:{width}px;margin:0 16px"><h1>Week 3: speculative decoding</h1>'
             f"{body}</main>{script}</body></html>")
