@@ -20,8 +20,9 @@ from . import adapt
 HERE = Path(__file__).resolve().parent / "launcher"
 # The page's local addresses: src/href, and the runtime's data-* attributes (_runtime_data.html).
 PAGE_REFS = re.compile(r'\b(?:src|href|data-(?:worker|pyodide|model|stdlib|lock|snapshot))="([^"#?:]+)(?:\?[^"]*)?"')
-# A module's static imports (`import ... from "./x.js"`, `import "./x.js"`) and literal dynamic ones.
-MODULE_REFS = re.compile(r'(?:\bfrom\s*|\bimport\s*\(?\s*)"(\.{1,2}/[^"]+)"')
+# A module's static imports (`import ... from "./x.js"`, `import "./x.js"`), literal dynamic ones,
+# and the workers it starts from its own folder (`new URL("./x.js", import.meta.url)`).
+MODULE_REFS = re.compile(r'(?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)"(\.{1,2}/[^"]+\.js)"')
 
 
 def embed_path(lang: str) -> str:

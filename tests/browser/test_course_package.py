@@ -73,6 +73,11 @@ class LmsHandler(SimpleHTTPRequestHandler):
         self.path = self.path[len("/package"):]
         return super().do_GET()
 
+    def send_error(self, code, message=None, explain=None):
+        if code == 404:  # a file the package should hold and does not (or a path outside it)
+            self.server.missing.append(self.path)
+        return super().send_error(code, message, explain)
+
     def _send(self, body: bytes, content_type: str):
         self.send_response(200)
         self.send_header("Content-Type", content_type)
@@ -86,8 +91,12 @@ class QuietServer(ThreadingHTTPServer):
         pass  # a page closed mid-download (the failing embed's worker, say): nothing to report
 
 
+MISSING: dict[str, list[str]] = {}  # by the LMS's root URL: the paths it answered 404
+
+
 def serve(folder: Path):
     server = QuietServer(("127.0.0.1", 0), partial(LmsHandler, package=folder))
+    server.missing = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -103,6 +112,7 @@ def lms(built_site, tmp_path_factory):
     hooks = "static/js/bench/debug.js"
     (folder / hooks).write_bytes((built_site / hooks).read_bytes())
     server, root = serve(folder)
+    MISSING[root] = server.missing
     yield root
     server.shutdown()
 
@@ -239,4 +249,7 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
     print("scorm-again recorded (second launch):", json.dumps(
         [c for c in page.evaluate("window.lmsCalls") if c[0] != "LMSGetValue"][:6], ensure_ascii=False))
     assert refused == []
+    # Every file the page and its workers ask for is in the package (a worker's script started
+    # by URL, not imported, was once left out; the bench still went live without it).
+    assert MISSING[lms] == []
     assert page.console_errors == []
