@@ -10,6 +10,10 @@ const KIND_NAMES = {
   bonus: () => text("b_kind_bonus"),
 };
 
+// Beside the text frames.css lays the tape from its end with flex order: a token's place is
+// -8 x its index, and its refused candidates (fewer than 8: `before` 1, 2, ...) stand just before it.
+const place = (li, index, before = 0) => li.style.setProperty("--order", String(-8 * index + before));
+
 export class TapeView {
   constructor(root) {
     this.list = root.querySelector(".b-tape");
@@ -20,17 +24,17 @@ export class TapeView {
     // (frames.css): a row cut part-way would show its marks without its words, so it goes whole.
     if (typeof ResizeObserver === "function") new ResizeObserver(() => this.clip()).observe(this.list);
     // The cells the page was built with (the prompt) get their places too, as cell() gives them.
-    [...this.list.children].forEach((li, index) => li.style.setProperty("--order", String(-8 * index)));
+    [...this.list.children].forEach((li, index) => place(li, index));
   }
 
   clip() {
-    const cuts = getComputedStyle(this.list).overflowY === "hidden"; // elsewhere the older rows scroll
+    const style = getComputedStyle(this.list);
+    const cuts = style.overflowY === "hidden"; // elsewhere the older rows scroll
     // A tape whose rows all fit sits at the top, as text does (frames.css); one that does not
     // keeps its newest row on the bottom edge. Measured from the rows themselves, so that it holds
     // wherever they are now.
     const rects = [...this.list.children].map((li) => li.getBoundingClientRect());
     const rows = rects.length ? Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) : 0;
-    const style = getComputedStyle(this.list);
     const room = this.list.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     this.list.toggleAttribute("data-fits", cuts && rows <= room + 0.5);
     const top = this.list.getBoundingClientRect().top + this.list.clientTop;
@@ -42,11 +46,10 @@ export class TapeView {
     }
   }
 
-  // index: the token's place on the tape. Beside the text frames.css lays the tape from its end
-  // with flex order: a token's is -8 x index, and the refused candidates before it sit just above.
+  // index: the token's place on the tape (see place()).
   cell(token, index) {
     const li = el("li", `b-tok b-tok--${token.kind}`);
-    li.style.setProperty("--order", String(-8 * index));
+    place(li, index);
     li.append(el("span", "b-tok__text", token.text));
     const mark = el("span", "b-tok__mark", token.mark);
     mark.setAttribute("aria-hidden", "true");
@@ -73,7 +76,7 @@ export class TapeView {
       const refused = position.candidates.filter((c) => c.checked && !c.kept);
       refused.forEach((c, j) => {
         const li = el("li", "b-cand");
-        li.style.setProperty("--order", String(-8 * index + refused.length - j));
+        place(li, index, refused.length - j);
         li.append(el("span", "b-cand__text", c.text));
         const mark = el("span", "b-cand__mark", "✕");
         mark.setAttribute("aria-hidden", "true");
