@@ -12,12 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, settle
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, add_axe, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
 REPO = Path(__file__).resolve().parents[2]
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = REPO / "screenshots"
 
 ROUTES = {"page": ("{lang}/specdec/", {"width": 1280, "height": 900}), "embed": ("embed/{lang}/specdec/", {"width": 700, "height": 1000})}
@@ -60,7 +59,7 @@ def test_light_and_dark_with_axe(new_page, site_url, route, lang):
     page.goto(site_url + path.format(lang=lang))
     page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
     settle(page)
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    add_axe(page)
     seen, problems = {}, {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
@@ -104,7 +103,7 @@ def test_the_axe_check_catches_a_real_problem(new_page, site_url):
     """Power check for the filter above: a nameless button and faint text are reported."""
     page = new_page(bypass_csp=True)
     page.goto(site_url)
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    add_axe(page)
     page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
         '<main><button></button><p style="color:#9a9a9a;background:#a0a0a0">faint</p></main>')""")
     found = " ".join(page.evaluate(AXE_RUN, None))

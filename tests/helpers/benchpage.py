@@ -56,6 +56,14 @@ class KeptPages:
             page.close()
 
 
+def add_axe(page):
+    """axe-core into the page (its context must bypass the CSP), with every chapter drawn: the
+    site skips drawing chapters off screen (content-visibility: auto, site.css), and axe reads the
+    colours behind undrawn text wrongly (axe-core issue 2768), so each is drawn while axe looks."""
+    page.add_style_tag(content=".chapter, .closing { content-visibility: visible !important; }")
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+
+
 def axe_pages(shared_contexts, site_url: str, prepare=None) -> KeptPages:
     """For a module fixture: one live desktop page per language, in the shared context that lets
     the test inject axe-core (the site's CSP would refuse it), with prepare(page) run on it once."""
@@ -69,7 +77,7 @@ def axe_pages(shared_contexts, site_url: str, prepare=None) -> KeptPages:
         settle(page)
         if prepare:
             prepare(page)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        add_axe(page)
         return page
 
     return KeptPages(open_page)
