@@ -3,7 +3,7 @@
 // Everything was declared and checked by the build (sitebuild/tryit/): the state to start from
 // (a link), the actions, and, for each value the answer reports, where it is in the view and
 // how it is formatted. This script only follows those paths and formats in the page's language.
-import { bench, tell } from "./bench/api.js";
+import { bench, tell, whenBench } from "./bench/api.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
@@ -196,21 +196,27 @@ class TryIt {
 }
 
 class Runner {
-  constructor(root) {
-    this.root = root;
+  constructor() {
+    this.mode = "static"; // until the bench says it is live or failed
     this.running = null;
     this.blocks = [...document.querySelectorAll(".try[data-try]")].map((box) => new TryIt(box, this));
-    new MutationObserver(() => this.draw()).observe(root, { attributes: true, attributeFilter: ["data-mode"] });
+    // The bench's mode comes through its API, as everything of the bench does (its subscribers
+    // hear {kind: "mode"} from live.js; they subscribe before the worker's first word).
+    whenBench().then((api) => api.subscribe((change) => {
+      if (change.kind !== "mode") return;
+      this.mode = change.mode;
+      this.draw();
+    }));
     this.draw();
   }
 
   draw() {
-    for (const block of this.blocks) block.draw(this.root.dataset.mode, this.running);
+    for (const block of this.blocks) block.draw(this.mode, this.running);
   }
 
   async start(block) {
     const api = bench();
-    if (this.running || !api || this.root.dataset.mode !== "live") return;
+    if (this.running || !api || this.mode !== "live") return;
     this.running = block;
     this.draw();
     await block.run(api);
@@ -219,5 +225,4 @@ class Runner {
   }
 }
 
-const root = document.getElementById("b");
-if (root) new Runner(root);
+if (document.getElementById("b")) new Runner();

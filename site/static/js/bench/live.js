@@ -1,8 +1,9 @@
 // The bench's start: a link's parameters become one "load" action (after the frame's own first
 // actions), and the worker's status turns the bench live or failed. Going live is said at once (a
 // link's summary follows), the link is replayed first (one action), then the controls come alive:
-// every view hears {kind: "mode", mode: "live" | "failed"}, and the root's data-mode says it to
-// the page's other scripts (tryit.js).
+// every view and the API's subscribers (tryit.js) hear {kind: "mode", mode: "live" | "failed"},
+// and the root's data-mode shows it in the document (for a style, or a tool that waits for it:
+// the tests' LIVE, the benchmarks).
 import { readQuery } from "./url.js";
 
 export class LiveSwitch {
