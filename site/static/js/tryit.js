@@ -7,14 +7,14 @@ import { bench, tell } from "./bench/api.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
-// Made when a Try-it first words a result, not as the page opens: an Intl formatter's first
-// construction loads locale data, time a phone's first seconds need for the page itself.
-let upTo3 = null;
+// Made when a Try-it first words a list, not as the page opens: an Intl formatter's first
+// construction loads locale data, time a phone's first seconds need for the page itself (the
+// numbers are written without Intl: text.js).
 let lists = null;
 const quoted = (t) => text("try_quote", { text: t == null ? text("b_other") : t });
 const FORMATS = {
   int: (x) => format.int(x),
-  num: (x) => (upTo3 ||= new Intl.NumberFormat(lang, { maximumFractionDigits: 3 })).format(x),
+  num: (x) => format.upTo(x, 3),
   num2: (x) => format.num(x, 2),
   num3: (x) => format.num(x, 3),
   pct: (x) => format.pct(x),
