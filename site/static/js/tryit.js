@@ -7,14 +7,14 @@ import { bench, tell, whenBench } from "./bench/api.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
-// Made when a Try-it first words a result, not as the page opens: an Intl formatter's first
-// construction loads locale data, time a phone's first seconds need for the page itself.
-let upTo3 = null;
+// Made when a Try-it first words a list, not as the page opens: an Intl formatter's first
+// construction loads locale data, time a phone's first seconds need for the page itself (the
+// numbers are written without Intl: text.js).
 let lists = null;
 const quoted = (t) => text("try_quote", { text: t == null ? text("b_other") : t });
 const FORMATS = {
   int: (x) => format.int(x),
-  num: (x) => (upTo3 ||= new Intl.NumberFormat(lang, { maximumFractionDigits: 3 })).format(x),
+  num: (x) => format.upTo(x, 3),
   num2: (x) => format.num(x, 2),
   num3: (x) => format.num(x, 3),
   pct: (x) => format.pct(x),
@@ -200,13 +200,17 @@ class Runner {
     this.mode = "static"; // until the bench says it is live or failed
     this.running = null;
     this.blocks = [...document.querySelectorAll(".try[data-try]")].map((box) => new TryIt(box, this));
-    // The bench's mode comes through its API, as everything of the bench does (its subscribers
-    // hear {kind: "mode"} from live.js; they subscribe before the worker's first word).
-    whenBench().then((api) => api.subscribe((change) => {
-      if (change.kind !== "mode") return;
-      this.mode = change.mode;
+    // The bench's mode comes through its API, as everything of the bench does: as it is now,
+    // then each change ({kind: "mode"} from live.js).
+    whenBench().then((api) => {
+      this.mode = api.mode();
       this.draw();
-    }));
+      api.subscribe((change) => {
+        if (change.kind !== "mode") return;
+        this.mode = change.mode;
+        this.draw();
+      });
+    });
     this.draw();
   }
 
@@ -225,4 +229,8 @@ class Runner {
   }
 }
 
-if (document.getElementById("b")) new Runner();
+// In a task of its own, after the task that starts the bench (page.js, embed.js): reading every
+// chapter's Try-it was a third of that task on a phone, and the buttons wait for the bench to be
+// live anyway (the page has them disabled, their reason beside them).
+const root = document.getElementById("b");
+if (root) setTimeout(() => new Runner());

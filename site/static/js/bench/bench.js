@@ -62,17 +62,18 @@ export function startBench(config, options = {}) {
   for (const v of views) if (v.wire) v.wire();
   const live = new LiveSwitch({ root, store, sim, status, announcer });
   live.start(options);
-  return { api: benchAPI({ store, sim, announcer, parts }), listen: () => live.listen() };
+  return { api: benchAPI({ store, sim, announcer, parts, live }), listen: () => live.listen() };
 }
 
 // The calls api.js documents.
-function benchAPI({ store, sim, announcer, parts }) {
+function benchAPI({ store, sim, announcer, parts, live }) {
   return {
     dispatch: (action) => store.dispatch(action),
     run: (actions) => store.run(actions),
     idle: () => store.idle(),
     getState: () => store.getState(),
     subscribe: (listener) => store.subscribe(listener), // after the views: told once they drew the change
+    mode: () => live.mode, // static, live or failed (each change is told to subscribers as {kind: "mode"})
     chapter: (inView) => parts.chapter(inView),
     retry: () => sim.client.restart(),
     announce: (message) => announcer.say(message), // the one live region, for the chapters' Try it answers

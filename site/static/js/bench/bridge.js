@@ -6,7 +6,7 @@
 import { scene, tween } from "./anim.js";
 import { el } from "./dom.js";
 import { fitText } from "./machine.js";
-import { panelOpened } from "./tabs.js";
+import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
 // What follows a rejected candidate (sim.bench.replay.checks names it).
@@ -27,6 +27,7 @@ export class BridgeView {
     this.checks = root.querySelector(".b-checks");
     this.checksBox = root.querySelector(".b-checks-box");
     this.checksTitle = root.querySelector(".b-checks-title");
+    this.panel = root.querySelector(".b-tabpanel--bridge");
     this.shown = [];
   }
 
@@ -109,8 +110,10 @@ export class BridgeView {
   }
 
   onChange(change, state) {
-    if (change.kind === "pass" && change.animated) this.draw(change.view, true); // its meters wait for the machine
-    else if (change.kind === "drawn" && !change.animated) this.draw(change.view);
-    else if (panelOpened(change, state)) this.draw(state.view); // a hidden panel cannot measure its words
+    const later = (draw) => drawnWhenShown(this.panel, draw);
+    const v = change.view || state.view;
+    if (change.kind === "pass" && change.animated) return later(() => this.draw(v, true)); // its meters wait for the machine
+    else if (change.kind === "drawn" && !change.animated) return later(() => this.draw(v));
+    else if (panelOpened(change, state)) return this.draw(v); // a hidden panel cannot measure its words
   }
 }

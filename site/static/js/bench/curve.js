@@ -1,7 +1,7 @@
 // The speed-up curve (templates/_curve.html): the speed-up against γ from the view's readouts
 // (curve_drawing: the points, the line at 1×, the γ in use and the best one), and α against
 // temperature for the draft in use (measured at build time on the book, its temperature marked).
-import { panelOpened } from "./tabs.js";
+import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format } from "./text.js";
 
 export class CurveView {
@@ -64,6 +64,9 @@ export class CurveView {
   onChange(change, state) {
     if (change.kind === "measuring") this.busy(true);
     else if (change.kind === "source") this.source(state.source, state.bench.settings);
-    else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) this.draw(state.view.readouts);
+    else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) {
+      const ro = state.view.readouts;
+      return drawnWhenShown(this.panel, () => this.draw(ro));
+    }
   }
 }

@@ -2,7 +2,7 @@
 // big model draws from, p and q marked, and which candidate was kept and why (view.pass.choice).
 // Bars at the coordinates of the view's drawing.exactness.
 import { el } from "./dom.js";
-import { panelOpened } from "./tabs.js";
+import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
 export class ExactView {
@@ -12,6 +12,7 @@ export class ExactView {
     this.beta = root.querySelector(".b-beta");
     this.table = root.querySelector(".b-exact-table tbody");
     this.why = root.querySelector(".b-exact-why");
+    this.panel = root.querySelector(".b-tabpanel--exact");
   }
 
   // Which candidate of the first guess was kept and why (view.pass.choice).
@@ -58,6 +59,7 @@ export class ExactView {
   }
 
   onChange(change, state) {
-    if (change.kind === "act" || panelOpened(change, state)) this.draw(state.view);
+    const v = state.view;
+    if (change.kind === "act" || panelOpened(change, state)) return drawnWhenShown(this.panel, () => this.draw(v));
   }
 }

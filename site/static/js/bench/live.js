@@ -10,6 +10,7 @@ export class LiveSwitch {
   constructor({ root, store, sim, status, announcer }) {
     Object.assign(this, { root, store, sim, status, announcer });
     this.booted = false;
+    this.mode = "static"; // then "live" or "failed"
     this.query = readQuery();
   }
 
@@ -27,6 +28,7 @@ export class LiveSwitch {
   }
 
   setMode(mode) {
+    this.mode = mode;
     this.store.notify({ kind: "mode", mode });
     this.root.dataset.mode = mode;
   }

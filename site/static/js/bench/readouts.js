@@ -1,7 +1,7 @@
 // The readouts (templates/_readouts.html): α, tokens per pass counted and by the formula, the
 // speed-up and the best γ, and the paper's roofline figures, from the view's readouts. Readouts
 // are measured after the state they belong to (store.js): until then the panel says so.
-import { panelOpened } from "./tabs.js";
+import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
 export class ReadoutsView {
@@ -53,6 +53,9 @@ export class ReadoutsView {
 
   onChange(change, state) {
     if (change.kind === "measuring") this.busy(true);
-    else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) this.draw(state.view.readouts);
+    else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) {
+      const ro = state.view.readouts;
+      return drawnWhenShown(this.panel, () => this.draw(ro));
+    }
   }
 }

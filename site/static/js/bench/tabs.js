@@ -17,6 +17,21 @@ export function readPanels(root) {
 // one cannot measure its words).
 export const panelOpened = (change, state) => change.kind === "ui" && state.ui.panel !== change.before.ui.panel;
 
+// A hidden panel's view draws in a task of its own, after the task that drew the visible ones (a
+// phone's main thread is not held by drawings no one sees); the store waits for the promise, so
+// once the change is done the hidden panel shows it as well. The caller reads the state it draws
+// before: a later change may replace it.
+export function drawnWhenShown(panel, draw) {
+  if (!panel.hidden) return draw();
+  return new Promise((resolve, reject) => setTimeout(() => {
+    try {
+      resolve(draw());
+    } catch (error) {
+      reject(error);
+    }
+  }));
+}
+
 export class TabsView {
   constructor(root, store) {
     this.root = root;

@@ -30,20 +30,26 @@ export class TapeView {
   clip() {
     const style = getComputedStyle(this.list);
     const cuts = style.overflowY === "hidden"; // elsewhere the older rows scroll
-    // A tape whose rows all fit sits at the top, as text does (frames.css); one that does not
-    // keeps its newest row on the bottom edge. Measured from the rows themselves, so that it holds
-    // wherever they are now.
-    const rects = [...this.list.children].map((li) => li.getBoundingClientRect());
+    // Everything is read before anything is written, so that the tape is laid out once (a class
+    // written between two reads had the next read lay the page out again, once per row).
+    // A tape whose rows all fit sits at the top, as text does (frames.css), and none is cut; one
+    // that does not keeps its newest row on the bottom edge. Measured from the rows themselves, so
+    // that it holds wherever they are now.
+    const items = [...this.list.children];
+    const rects = items.map((li) => li.getBoundingClientRect());
     const rows = rects.length ? Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top)) : 0;
     const room = this.list.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-    this.list.toggleAttribute("data-fits", cuts && rows <= room + 0.5);
-    const top = this.list.getBoundingClientRect().top + this.list.clientTop;
-    const newest = this.list.lastElementChild; // its row stays, even where the tape is shorter than a row
-    const newestTop = newest ? newest.getBoundingClientRect().top : 0;
-    for (const li of this.list.children) {
-      const at = li.getBoundingClientRect().top;
-      li.classList.toggle("b-tape-cut", cuts && at < top - 0.5 && at < newestTop - 0.5);
+    const fits = cuts && rows <= room + 0.5;
+    let tops = rects.map((r) => r.top);
+    if (!fits && this.list.hasAttribute("data-fits")) {
+      // No longer fitting, the rows are laid from the bottom edge: read where they are now.
+      this.list.removeAttribute("data-fits");
+      tops = items.map((li) => li.getBoundingClientRect().top);
     }
+    const top = this.list.getBoundingClientRect().top + this.list.clientTop;
+    const newestTop = tops.length ? tops[tops.length - 1] : 0; // its row stays, even where the tape is shorter than a row
+    this.list.toggleAttribute("data-fits", fits);
+    items.forEach((li, i) => li.classList.toggle("b-tape-cut", cuts && !fits && tops[i] < top - 0.5 && tops[i] < newestTop - 0.5));
   }
 
   // index: the token's place on the tape (see place()).

@@ -1,7 +1,7 @@
 // The test tubes: the sim's cumulative counts (view.tubes), drawn at the coordinates it computed
 // against black lines at the big model's p, with a dot per category for the latest round alone.
 import { el } from "./dom.js";
-import { panelOpened } from "./tabs.js";
+import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
 export class TubesView {
@@ -9,12 +9,14 @@ export class TubesView {
     this.svg = root.querySelector("svg.b-tubes");
     this.count = root.querySelector(".b-tubes-count");
     this.table = root.querySelector(".b-tube-table tbody");
+    this.panel = root.querySelector(".b-tabpanel--tubes");
     this.tubes = {};
     for (const g of this.svg.querySelectorAll(".b-tube")) this.tubes[g.dataset.tube] = [...g.querySelectorAll(".b-cat")];
   }
 
   onChange(change, state) {
-    if (change.kind === "act" || panelOpened(change, state)) this.draw(state.view.tubes);
+    const tubes = state.view.tubes;
+    if (change.kind === "act" || panelOpened(change, state)) return drawnWhenShown(this.panel, () => this.draw(tubes));
   }
 
   draw(tubes) {
