@@ -12,6 +12,7 @@
 //    time) and every module of the trimmed stdlib (the page restores the snapshot without
 //    downloading the zip), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
+//    The free chunks of its heap are zeroed first (free_memory.mjs): freed memory keeps its garbage.
 //    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
 //    The languages' snapshots are made side by side, each in a worker thread of its own (its own
 //    Pyodide): on two cores the second costs no wall time.
@@ -22,6 +23,7 @@ import path from "node:path";
 import nodeCrypto from "node:crypto";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
+import { zeroFreeChunks } from "./free_memory.mjs";
 
 function makeDeterministic() {
   let ticks = 0;
@@ -107,10 +109,11 @@ specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.string
 del specdec_model_json, specdec_measured_json
 gc.collect()
 `);
+  const cleared = zeroFreeChunks(pyodide._module);
   const memory = pyodide.makeMemorySnapshot();
   const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
   fs.writeFileSync(job.snapshots[lang], xorDataImage(memory, image));
-  return { bytes: memory.length, dataImage: image.length };
+  return { bytes: memory.length, dataImage: image.length, freeZeroed: cleared.zeroed };
 }
 
 // A Python error's own message (from its last "...Error: " line on), not the traceback above it.
