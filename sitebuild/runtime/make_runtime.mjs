@@ -97,6 +97,7 @@ async function snapshot(loadPyodide, job, lang, stdlibFiles) {
   } catch (error) {
     throw new Error(`sim's imports fail on the trimmed standard library: ${lastLine(error)}`);
   }
+  helper.get("refill_stdin_buffer")();
   helper.destroy();
   pyodide.globals.set("specdec_model_json", fs.readFileSync(job.models[lang], "utf8"));
   pyodide.globals.set("specdec_measured_json", job.measured[lang] ? fs.readFileSync(job.measured[lang], "utf8") : null);
