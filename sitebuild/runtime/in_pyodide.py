@@ -102,9 +102,10 @@ def _named(spec: dict, name: str) -> dict:
 
 
 def import_stdlib(files: list) -> None:
-    """Import every module of the trimmed stdlib (paths inside the zip), so that a snapshot holds
-    all of it: the page then restores it without the zip (sim-worker.js does not download it),
-    and no import can reach for the zip later. A module that does not import fails the build."""
+    """Import every module of `files` (paths inside the zip: the survey's list of what the
+    session imports), so that a snapshot holds all of it: the page then restores it without the
+    zip (sim-worker.js does not download it), and no import of the session's can reach for the
+    zip later. A module that does not import fails the build."""
     names = []
     for name in files:
         module = name[:-3].replace("/", ".")
