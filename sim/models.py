@@ -19,6 +19,7 @@ Each model answers in two ways:
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from itertools import accumulate
@@ -31,20 +32,31 @@ DRAFT_NAMES = ("bigram", "unigram", "same")
 TAIL_CACHE_SIZE = 100_000  # contexts remembered per model; cleared when full
 
 
+def int_table(values: list, order: int, name: str) -> array:
+    """A column of a table as array("i") (4 bytes an entry), not a list of int objects: the page's
+    memory snapshot holds the opened model, and its lists of ints (a pointer and, past 255, an
+    int object of their own per entry) were a fifth of what the session added to it."""
+    try:
+        return array("i", values)
+    except (TypeError, OverflowError) as error:
+        raise ValueError(f"order-{order} table, {name}: {error}") from None
+
+
 class Level:
-    """One CSR table of the JSON (bigram or trigram): finds a history's row, builds rows lazily."""
+    """One CSR table of the JSON (bigram or trigram): finds a history's row, builds rows lazily.
+    Its columns are arrays (int_table); the rows it builds hold lists, as the fast path expects."""
 
     def __init__(self, table: dict, order: int, vocab_size: int):
         columns = table["history"]
         if len(columns) != order - 1:
             raise ValueError(f"order-{order} table needs {order - 1} history columns, got {len(columns)}")
         self.order = order
-        self.columns = columns
-        self.types = table["types"]
-        self.total = table["total"]
-        self.next = table["next"]
-        self.count = table["count"]
-        self.offsets = [0, *accumulate(self.types)]
+        self.columns = [int_table(c, order, "history") for c in columns]
+        self.types = int_table(table["types"], order, "types")
+        self.total = int_table(table["total"], order, "total")
+        self.next = int_table(table["next"], order, "next")
+        self.count = int_table(table["count"], order, "count")
+        self.offsets = array("i", [0, *accumulate(self.types)])
         if any(len(c) != len(self.types) for c in columns) or len(self.total) != len(self.types):
             raise ValueError(f"order-{order} table: history/types/total lengths differ")
         if self.offsets[-1] != len(self.next) or len(self.next) != len(self.count):
@@ -68,7 +80,7 @@ class Level:
         row = self._rows.get(index)
         if row is None:
             start, end = self.offsets[index], self.offsets[index + 1]
-            row = Row(self.next[start:end], self.count[start:end])
+            row = Row(self.next[start:end].tolist(), self.count[start:end].tolist())
             if row.seen != self.total[index] or row.types != self.types[index]:
                 raise ValueError(
                     f"order-{self.order} table, row {index}: total/types disagree with the counts")

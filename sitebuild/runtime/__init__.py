@@ -19,6 +19,8 @@ import shutil
 import zlib
 from pathlib import Path
 
+import deflate
+
 from .. import assets
 from . import cache, maker, wheel
 
@@ -70,6 +72,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
         ("node", maker.node_version().encode()),
         ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
+        ("deflate", deflate.__version__.encode()),
     ])
 
     def make(out: Path) -> None:

@@ -102,9 +102,10 @@ def _named(spec: dict, name: str) -> dict:
 
 
 def import_stdlib(files: list) -> None:
-    """Import every module of the trimmed stdlib (paths inside the zip), so that a snapshot holds
-    all of it: the page then restores it without the zip (sim-worker.js does not download it),
-    and no import can reach for the zip later. A module that does not import fails the build."""
+    """Import every module of `files` (paths inside the zip: the survey's list of what the
+    session imports), so that a snapshot holds all of it: the page then restores it without the
+    zip (sim-worker.js does not download it), and no import of the session's can reach for the
+    zip later. A module that does not import fails the build."""
     names = []
     for name in files:
         module = name[:-3].replace("/", ".")
@@ -114,6 +115,20 @@ def import_stdlib(files: list) -> None:
     missing = [module for module in names if module not in sys.modules]
     if missing:
         raise ImportError(f"stdlib modules not imported in the snapshot: {missing}")
+
+
+def refill_stdin_buffer() -> None:
+    """Give sys.stdin's reader a buffer of zeroes, of the same size. Python allocated it (128 kB)
+    as it started, from memory that had just held the stdlib zip's bytes, and never wrote to it
+    (the page reads no stdin): those bytes were 0.13 MB of every snapshot's gzip. Re-initialising
+    the reader frees its buffer; a bytearray of that size takes the chunk back and zeroes it, and
+    the reader's new buffer is that chunk again (or another that free_memory.mjs zeroes)."""
+    reader = sys.stdin.buffer
+    size = reader.__sizeof__() - type(reader).__basicsize__  # what __sizeof__ adds: the buffer
+    reader.__init__(reader.raw, 1)
+    zeroes = bytearray(size)
+    del zeroes
+    reader.__init__(reader.raw, size)
 
 
 def stdlib_files() -> list:
@@ -132,7 +147,8 @@ def write_pyc_zip(files: list, target: str) -> dict:
     """Compile `files` (paths inside the stdlib zip) to unchecked-hash .pyc in a new zip at target.
 
     The code keeps the .py path as its file name, as an import from source would, so tracebacks
-    name the module's file. Docstrings are left out (without_docstrings). zlib inside Pyodide
+    name the module's file. Docstrings are left out (without_docstrings), and so are the columns
+    of the line tables (without_columns). zlib inside Pyodide
     compresses it: the same bytes on every host."""
     import ast
     import importlib.util
@@ -150,7 +166,7 @@ def write_pyc_zip(files: list, target: str) -> dict:
         for name in files:
             source = source_zip.read(name)
             tree = without_docstrings(ast.parse(source, prefix + name))
-            code = compile(tree, prefix + name, "exec", dont_inherit=True)
+            code = without_columns(compile(tree, prefix + name, "exec", dont_inherit=True))
             pyc = _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
             info = zipfile.ZipInfo(name[:-3] + ".pyc", ZIP_DATE)
             info.external_attr = 0o644 << 16
@@ -187,3 +203,61 @@ def without_docstrings(tree):
 
 # The fields that hold statements (or handlers and match cases, which hold statements).
 STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def without_columns(code):
+    """The code (and the code in its constants) with line tables that give lines but no columns.
+
+    Every stdlib module is imported in the snapshots, and their line tables were 0.55 MB of
+    memory that gzip left at 0.35 MB: the columns (which only place a traceback's ^^^ marks)
+    are most of each entry and compress badly. Each entry keeps its length and its line and
+    becomes the "no columns" form of the table's format (CPython's InternalDocs/locations.md,
+    3.11 on); the build fails if any code's lines (co_lines) come out different."""
+    consts = tuple(without_columns(c) if isinstance(c, type(code)) else c for c in code.co_consts)
+    stripped = code.replace(co_linetable=_lines_only(code.co_linetable), co_consts=consts)
+    if list(stripped.co_lines()) != list(code.co_lines()):
+        raise ValueError(f"the line table of {code.co_qualname} ({code.co_filename}) lost its lines")
+    return stripped
+
+
+NO_LOCATION, LONG_FORM, NO_COLUMNS, ONE_LINE = 15, 14, 13, 10  # entry kinds (codes 0-9: short form)
+
+
+def _lines_only(table: bytes) -> bytes:
+    out = bytearray()
+    at = 0
+    while at < len(table):
+        head = table[at]
+        at += 1
+        kind = (head >> 3) & 15
+        if kind == NO_LOCATION:
+            out.append(head)
+            continue
+        if kind in (LONG_FORM, NO_COLUMNS):
+            delta, at = _varint(table, at)
+            delta = -(delta >> 1) if delta & 1 else delta >> 1
+            if kind == LONG_FORM:  # the end line, the column and the end column
+                for _ in range(3):
+                    _, at = _varint(table, at)
+        elif kind >= ONE_LINE:
+            delta, at = kind - ONE_LINE, at + 2
+        else:
+            delta, at = 0, at + 1
+        out.append(0x80 | (NO_COLUMNS << 3) | (head & 7))  # the same count of code units
+        value = (-delta << 1) | 1 if delta < 0 else delta << 1
+        while value >= 64:
+            out.append(64 | (value & 63))
+            value >>= 6
+        out.append(value)
+    return bytes(out)
+
+
+def _varint(table: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = table[at]
+        at += 1
+        value |= (byte & 63) << shift
+        shift += 6
+        if not byte & 64:
+            return value, at

@@ -4,14 +4,16 @@
 // Job: {pyodide, lock, package, wheel, helper, imports, simModules, models: {lang: path},
 //       measured: {lang: path} (the readout tables), stdlibOut, snapshots: {lang: path}, token, report}
 //
-// 1. Survey: Pyodide with its full stdlib installs the sim wheel through the lock file (as the
-//    page's fallback does), carries out every import sim names, runs every session command once,
-//    then compiles the stdlib modules now loaded to .pyc: the trimmed stdlib.
+// 1. Survey: Pyodide with its full stdlib carries out every import sim names, runs every session
+//    command once (the modules loaded by then are the session's), installs the sim wheel through
+//    the lock file (as the page's fallback does), then compiles the stdlib modules now loaded to
+//    .pyc: the trimmed stdlib.
 // 2. Per language, Pyodide starts on that trimmed stdlib, installs the same wheel,
 //    imports everything again (a module missing from the trimmed stdlib fails here, at build
-//    time) and every module of the trimmed stdlib (the page restores the snapshot without
-//    downloading the zip), opens the session on the language's model (with its readout table: every readout
+//    time) and every module of the trimmed stdlib that the survey's session imported (the page
+//    restores the snapshot without downloading the zip; only the fallback installs a wheel), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
+//    The free chunks of its heap are zeroed first (free_memory.mjs): freed memory keeps its garbage.
 //    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
 //    The languages' snapshots are made side by side, each in a worker thread of its own (its own
 //    Pyodide): on two cores the second costs no wall time.
@@ -22,6 +24,7 @@ import path from "node:path";
 import nodeCrypto from "node:crypto";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
+import { zeroFreeChunks } from "./free_memory.mjs";
 
 function makeDeterministic() {
   let ticks = 0;
@@ -64,9 +67,10 @@ function runHelper(pyodide, job) {
 
 async function survey(loadPyodide, job) {
   const pyodide = await startPyodide(loadPyodide, job, {});
-  const errors = [];
-  await pyodide.loadPackage(job.package, { messageCallback: () => {}, errorCallback: (e) => errors.push(e), checkIntegrity: true });
-  if (!pyodide.loadedPackages[job.package]) throw new Error(`loadPackage could not install ${job.package}: ${errors.join("; ")}`);
+  // sim first, unpacked as the snapshots have it: what is imported by then is what the page's
+  // session needs (the snapshots import it all); then the fallback's install through the lock,
+  // whose own modules (tarfile, email, importlib.metadata) only the zip needs.
+  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(job.wheel)), "wheel");
   const helper = runHelper(pyodide, job);
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));
@@ -75,11 +79,15 @@ async function survey(loadPyodide, job) {
     throw new Error(`sim imports what Pyodide cannot load: ${lastLine(error)}`);
   }
   helper.get("exercise")(pyodide.toPy(Object.values(job.models).map((p) => fs.readFileSync(p, "utf8"))));
+  const sessionFiles = helper.get("stdlib_files")().toJs();
+  const errors = [];
+  await pyodide.loadPackage(job.package, { messageCallback: () => {}, errorCallback: (e) => errors.push(e), checkIntegrity: true });
+  if (!pyodide.loadedPackages[job.package]) throw new Error(`loadPackage could not install ${job.package}: ${errors.join("; ")}`);
   const files = helper.get("stdlib_files")().toJs();
   const inFs = "/tmp/specdec_stdlib.zip";
   const info = helper.get("write_pyc_zip")(pyodide.toPy(files), inFs).toJs({ dict_converter: Object.fromEntries });
   fs.writeFileSync(job.stdlibOut, pyodide.FS.readFile(inFs));
-  return { ...info, files };
+  return { ...info, files, sessionFiles };
 }
 
 async function snapshot(loadPyodide, job, lang, stdlibFiles) {
@@ -95,22 +103,26 @@ async function snapshot(loadPyodide, job, lang, stdlibFiles) {
   } catch (error) {
     throw new Error(`sim's imports fail on the trimmed standard library: ${lastLine(error)}`);
   }
+  helper.get("refill_stdin_buffer")();
   helper.destroy();
   pyodide.globals.set("specdec_model_json", fs.readFileSync(job.models[lang], "utf8"));
   pyodide.globals.set("specdec_measured_json", job.measured[lang] ? fs.readFileSync(job.measured[lang], "utf8") : null);
   // The worker finds these two names in __main__ after the restore.
   pyodide.runPython(`
 import gc
+import sys
 import sim.session
 specdec_session = sim.session.open_session(specdec_model_json, specdec_measured_json)
 specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.stringify(lang)}}
 del specdec_model_json, specdec_measured_json
 gc.collect()
+sys._clear_type_cache()  # the method cache's 4,096 entries: refilled as it is used (18 kB of gzip)
 `);
+  const cleared = zeroFreeChunks(pyodide._module);
   const memory = pyodide.makeMemorySnapshot();
   const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
   fs.writeFileSync(job.snapshots[lang], xorDataImage(memory, image));
-  return { bytes: memory.length, dataImage: image.length };
+  return { bytes: memory.length, dataImage: image.length, freeZeroed: cleared.zeroed };
 }
 
 // A Python error's own message (from its last "...Error: " line on), not the traceback above it.
@@ -143,7 +155,7 @@ async function main() {
   const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
   const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
   const langs = Object.keys(job.snapshots);
-  const made = await Promise.all(langs.map((lang) => snapshotInThread(job, lang, report.stdlib.files)));
+  const made = await Promise.all(langs.map((lang) => snapshotInThread(job, lang, report.stdlib.sessionFiles)));
   langs.forEach((lang, i) => { report.snapshots[lang] = made[i]; });
   fs.writeFileSync(job.report, JSON.stringify(report));
   process.exit(0); // the survey's Pyodide keeps nothing worth waiting for
