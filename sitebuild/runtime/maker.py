@@ -14,7 +14,6 @@ import shutil
 import struct
 import subprocess
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import deflate
@@ -81,17 +80,12 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     run = subprocess.run([node_binary(), str(SCRIPT), str(scratch / "job.json")],
                          capture_output=True, text=True, timeout=NODE_TIMEOUT_S)
     report = _read_report(scratch / "report.json", run)
-
-    def compress(lang: str) -> str:
+    # One after the other: libdeflate holds the GIL, so threads would not overlap (1.8 s each on
+    # a quiet core).
+    for lang in langs:
         raw = (scratch / f"{lang}.snapshot").read_bytes()
         (work / f"{lang}.snapshot.gz").write_bytes(gzip_with_size(raw))
-        return _sha256(raw)
-
-    # The snapshots (30 MB each) are compressed on a pool, but libdeflate holds the GIL: one after
-    # the other, 1.8 s each on a quiet core (zlib's level 6 took 1.7 s, side by side).
-    with ThreadPoolExecutor(max_workers=max(1, len(langs))) as pool:
-        for lang, sha256_raw in zip(langs, pool.map(compress, langs)):
-            report["snapshots"][lang]["sha256_raw"] = sha256_raw
+        report["snapshots"][lang]["sha256_raw"] = _sha256(raw)
     report["lock"] = lock
     shutil.rmtree(scratch)
     (work / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
