@@ -203,14 +203,14 @@ class Runner {
     // The bench's mode comes through its API, as everything of the bench does: as it is now,
     // then each change ({kind: "mode"} from live.js).
     whenBench().then((api) => {
-      this.mode = api.mode();
-      this.draw();
-      api.subscribe((change) => {
-        if (change.kind !== "mode") return;
-        this.mode = change.mode;
-        this.draw();
-      });
+      this.show(api.mode());
+      api.subscribe((change) => change.kind === "mode" && this.show(change.mode));
     });
+    this.draw();
+  }
+
+  show(mode) {
+    this.mode = mode;
     this.draw();
   }
 

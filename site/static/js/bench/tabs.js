@@ -23,13 +23,7 @@ export const panelOpened = (change, state) => change.kind === "ui" && state.ui.p
 // before: a later change may replace it.
 export function drawnWhenShown(panel, draw) {
   if (!panel.hidden) return draw();
-  return new Promise((resolve, reject) => setTimeout(() => {
-    try {
-      resolve(draw());
-    } catch (error) {
-      reject(error);
-    }
-  }));
+  return new Promise((resolve) => setTimeout(resolve)).then(draw);
 }
 
 export class TabsView {
