@@ -17,6 +17,17 @@ const lines = readline.createInterface({ input: process.stdin })[Symbol.asyncIte
 
 // How the page started Python (sim-start.js marks each stage; "fallback" only when the snapshot failed).
 const VIA = "performance.getEntriesByName('specdec:stage-fallback').length ? 'wheel' : 'snapshot'";
+// What the page looked like when a phase failed: the bench's marks, its status line, the start-up
+// stages it reached and whether a service worker controls it (the console is kept beside it).
+const LOOKS = `(() => ({
+  url: location.href, ready: document.readyState, bench: { ...(document.getElementById("b") || {}).dataset },
+  status: (document.querySelector("#b [role=status], #b .b-status") || {}).textContent,
+  stages: performance.getEntriesByType("mark").filter((m) => m.name.startsWith("specdec:"))
+    .map((m) => m.name.slice(8) + "@" + Math.round(m.startTime)),
+  controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
+  hooks: typeof window.specdecBench,
+}))()`;
+const consoleLines = [];
 
 async function liveAndStep(page, errors) {
   await page.evaluate(job.hooks);
@@ -30,6 +41,7 @@ async function liveAndStep(page, errors) {
 }
 
 let browser;
+let pageForLooks;
 let phase = "online";
 try {
   browser = await puppeteer.launch({
@@ -41,6 +53,11 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error && error.message || error)));
+  page.on("console", (message) => {
+    consoleLines.push(`${seconds().toFixed(1)} ${message.type()}: ${message.text()}`.slice(0, 300));
+    if (consoleLines.length > 40) consoleLines.shift();
+  });
+  pageForLooks = page;
   // The desktop layout, where the step button is in view (at puppeteer's 800x600 a click missed it).
   await page.setViewport({ width: 1280, height: 900 });
   await page.goto(job.url);
@@ -53,7 +70,14 @@ try {
   await page.reload();
   say({ phase: "offline", ...(await liveAndStep(page, errors)) });
 } catch (error) {
-  say({ phase: "error", error: `${phase}: ${error && error.stack || error}` });
+  let looks;
+  try {
+    looks = pageForLooks ? await pageForLooks.evaluate(LOOKS) : null;
+  } catch (failed) {
+    looks = `not readable: ${failed && failed.message || failed}`;
+  }
+  say({ phase: "error", error: `${phase} at ${seconds().toFixed(1)} s: ${error && error.stack || error}\n` +
+        `the page: ${JSON.stringify(looks)}\nits console: ${JSON.stringify(consoleLines)}` });
 } finally {
   if (browser) await browser.close();
   process.exit(0);

@@ -47,22 +47,23 @@ function markWorkerTimings(timings) {
 
 // The page's one client, started on first use.
 export function simClient(data = document.body.dataset) {
-  if (!client) {
-    client = startSim(data);
-    client.ready.then(() => keepForOffline(data), () => {});
-  }
+  if (!client) client = startSim(data);
   return client;
 }
 
-// Offline after one visit: once the bench is live (its downloads done, so the service worker's
-// install takes them from the browser's cache instead of competing with them), register the site's
+let kept = false;
+
+// Offline after one visit: once the bench is live (bench/live.js calls this when its first state
+// is drawn: its downloads are done, so the service worker's install takes them from the browser's
+// cache, and what it still fetches, the other pages, no longer competes with the start), register the site's
 // service worker (sitebuild/runtime/service_worker.js) and ask it to keep this language's snapshot,
 // which it did not see go by: every worker of the registration is asked, since a new build's may
 // still be installing (the old build's ignores it), and so is a new build's worker when it takes
 // over this page later (the browser looks for it after a navigation, maybe after this). A browser
 // or frame without service workers simply goes without.
-async function keepForOffline(data) {
-  if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
+export async function keepForOffline(data = document.body.dataset) {
+  if (kept || !data.serviceWorker || !("serviceWorker" in navigator)) return;
+  kept = true;
   try {
     const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
     navigator.serviceWorker.addEventListener("controllerchange", () => {

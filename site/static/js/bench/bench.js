@@ -2,7 +2,7 @@
 // Every view draws from the store's changes with onChange(change, state) (store.js lists the
 // changes; pass.js adds "pass" and "drawn", live.js "mode"). The page reaches the bench through
 // api.js (openBench), which calls startBench.
-import { simClient } from "../sim-start.js";
+import { keepForOffline, simClient } from "../sim-start.js";
 import { Announcer } from "./announce.js";
 import { BridgeView } from "./bridge.js";
 import { ControlsView } from "./controls.js";
@@ -23,10 +23,11 @@ import { TapeView } from "./tape.js";
 import { TubesView } from "./tubes.js";
 import { AddressView } from "./url.js";
 
-// The worker (started as the page opened, sim-start.js).
+// The worker (started as the page opened, sim-start.js), and the offline copy, made once live.
 function connect(config) {
   const client = simClient(config);
-  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial) };
+  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial),
+           keepForOffline: () => keepForOffline(config) };
 }
 
 // config: the page's data attributes (worker, runtime and model addresses). options: what the

@@ -46,6 +46,7 @@ export class LiveSwitch {
         if (!this.booted) {
           this.booted = true;
           if (performance.mark) performance.mark("specdec:bench-live");
+          this.sim.keepForOffline();
           // The worker measures the readouts once, off the first move's path.
           if (!this.query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
         }
