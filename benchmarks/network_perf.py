@@ -29,23 +29,26 @@ BYTES_STRETCH_MB = 6.34
 
 
 def _visit(context, link: Link, url: str, wait_for: str, dwell_s: float = 0.0) -> dict:
-    before, _ = link.reading()
+    """One visit until live. Its bytes are those of the requests it made before it went live (the
+    page's clock and the server's are this machine's): what the page needed, without what it
+    fetches after (the service worker's offline copy of the other pages, registered once live)."""
+    first = len(link.requests)
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector(wait_for, timeout=300_000)
-    after, by_path = link.reading()
     marks = page.evaluate("""() => {
       const m = performance.getEntriesByName('bare:ready')[0] || performance.getEntriesByName('specdec:bench-live')[0];
       const bare = performance.getEntriesByName('bare:ready').length > 0;
       const via = bare ? 'bare' : performance.getEntriesByName('specdec:stage-fallback').length ? 'wheel' : 'snapshot';
       const worker = Object.fromEntries(performance.getEntriesByType('mark')
         .filter((e) => e.name.startsWith('specdec:worker-')).map((e) => [e.name.slice(15), e.startTime / 1000]));
-      return {ready: m ? m.startTime / 1000 : null, via, worker};
+      return {ready: m ? m.startTime / 1000 : null, live_at: m ? (performance.timeOrigin + m.startTime) / 1000 : null, via, worker};
     }""")
+    sent, by_path = link.sent_before(first, marks.pop("live_at") or time.time())
     if dwell_s:
         time.sleep(dwell_s)  # the reader stays on the page before the next visit
     page.close()
-    return {**marks, "bytes": after - before, "by_path": by_path}
+    return {**marks, "bytes": sent, "by_path": by_path}
 
 
 def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_context, use_brotli: bool,
@@ -75,14 +78,13 @@ def run(playwright, site: Path, lang: str, visits: int, port_base: int, new_cont
             for name, r in results.items():
                 for kind, path, wait in kinds:
                     context = new_context(playwright, kind)
-                    _, start_paths = r["link"].reading()
                     cold = _visit(context, r["link"], r["roots"][kind] + path, wait, dwell_s)
                     warm = _visit(context, r["link"], r["roots"][kind] + path, wait)
                     context.close()
                     r[f"{kind}_cold"].append(cold)
                     r[f"{kind}_warm"].append(warm)
                     if kind == "page" and name == LINKS[1][0] and not files:
-                        files = {p: n - start_paths.get(p, 0) for p, n in cold["by_path"].items() if n > start_paths.get(p, 0)}
+                        files = cold["by_path"]
     finally:
         for server in servers:
             server.shutdown()
@@ -139,7 +141,7 @@ def _print_table(results: dict, visits: int, use_brotli: bool) -> None:
 
 
 # The worker's marks (sim-worker.js: when each part of its start was done), in the order they happen.
-WORKER_PARTS = ("evaluated", "start", "pyodide-mjs", "asm-mjs", "snapshot-read", "wasm-instantiated",
+WORKER_PARTS = ("evaluated", "start", "pyodide-mjs", "asm-mjs", "wasm-compiled", "snapshot-read", "wasm-instantiated",
                 "delta-undone", "restored", "ready")
 
 

@@ -12,7 +12,9 @@ built _headers) behind a simulated link, answering as a static host does.
 - Last-Modified and If-Modified-Since (304), as the warm repeat visit revalidates the pages.
 
 It counts the bytes it sends (headers and bodies), per path, so a visit's bytes on the wire are
-the difference of two readings.
+the difference of two readings; and per request, with the time (the machine's clock) the request
+arrived, so that a visit's bytes can be those of the requests it made before a moment (say, the
+bench going live: what the service worker fetches after it is not part of the start).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import io
 import os
 import threading
 import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -44,11 +47,20 @@ class Link:
         self._free_at = 0.0
         self.sent = 0
         self.by_path: dict[str, int] = {}
+        self.requests: list[Request] = []
 
-    def send(self, path: str, nbytes: int) -> None:
+    def request(self, path: str) -> "Request":
+        """A new request for path, arrived now; its bytes are counted by send()."""
+        with self._lock:
+            self.requests.append(Request(time.time(), path))
+            return self.requests[-1]
+
+    def send(self, request: "Request", nbytes: int) -> None:
         """Account for nbytes and wait until the link has carried them (after whatever it carries)."""
+        path = request.path
         with self._lock:
             self.sent += nbytes
+            request.sent += nbytes
             self.by_path[path] = self.by_path.get(path, 0) + nbytes
             if not self.bits_per_s:
                 return
@@ -62,10 +74,27 @@ class Link:
         with self._lock:
             return self.sent, dict(self.by_path)
 
+    def sent_before(self, first: int, moment: float) -> tuple[int, dict[str, int]]:
+        """The bytes of requests[first:] that arrived before moment (time.time()), in all and per path."""
+        by_path: dict[str, int] = {}
+        with self._lock:
+            for request in self.requests[first:]:
+                if request.arrived <= moment:
+                    by_path[request.path] = by_path.get(request.path, 0) + request.sent
+        return sum(by_path.values()), by_path
+
+
+@dataclass
+class Request:
+    arrived: float  # time.time()
+    path: str
+    sent: int = 0
+
 
 class _ThrottledWriter(io.RawIOBase):
-    def __init__(self, raw, link: Link, path: str):
-        self.raw, self.link, self.path = raw, link, path
+    def __init__(self, raw, link: Link):
+        self.raw, self.link = raw, link
+        self.request = Request(time.time(), "?")  # until the first request line is read
 
     def writable(self):
         return True
@@ -74,7 +103,7 @@ class _ThrottledWriter(io.RawIOBase):
         view = memoryview(data)
         for at in range(0, len(view), CHUNK):
             part = view[at:at + CHUNK]
-            self.link.send(self.path, len(part))
+            self.link.send(self.request, len(part))
             self.raw.write(part)
         return len(view)
 
@@ -107,10 +136,10 @@ class ThrottledHandler(SiteHandler):
 
     def setup(self):
         super().setup()
-        self.wfile = _ThrottledWriter(self.wfile, self.link, "?")
+        self.wfile = _ThrottledWriter(self.wfile, self.link)
 
     def do_GET(self):
-        self.wfile.path = self.path.split("?")[0]
+        self.wfile.request = self.link.request(self.path.split("?")[0])
         if self.link.latency_s:
             time.sleep(self.link.latency_s)
         super().do_GET()

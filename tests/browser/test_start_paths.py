@@ -233,11 +233,12 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
 
 
 # snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a gzip stream
-# inflated on the inflating worker, and here when no worker can be started; a stream that is not
-# gzip read as it is; a broken one rejected. The same bytes every way.
+# inflated on the inflating worker, and here when no worker can be started, when the worker fails
+# to load, or when it never answers (after GRACE_MS); a stream that is not gzip read as it is; a
+# broken one rejected. The same bytes every way.
 INFLATE = """async () => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
-  const { inflateElsewhere } = await import(url);
+  const { inflateElsewhere, GRACE_MS } = await import(url);
   const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   const stream = (bytes) => new Blob([bytes]).stream();
   const gz = new Uint8Array(await new Response(stream(raw).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
@@ -249,7 +250,16 @@ INFLATE = """async () => {
   window.Worker = undefined; // no worker can be started: inflated on this thread
   let here;
   try { here = same(await inflateElsewhere(stream(gz))); } finally { window.Worker = RealWorker; }
-  return { there, plain, broken, here };
+  // A worker that loads and never answers (as Firefox's now and then did), and one that fails to load.
+  const silent = class { postMessage() {} terminate() {} };
+  const failing = class extends silent { postMessage() { setTimeout(() => this.onerror({ preventDefault() {} }), 0); } };
+  const late = {};
+  for (const [name, Stub] of Object.entries({ silent, failing })) {
+    window.Worker = Stub;
+    const t0 = performance.now();
+    try { late[name] = [same(await inflateElsewhere(stream(gz))), performance.now() - t0]; } finally { window.Worker = RealWorker; }
+  }
+  return { there, plain, broken, here, late, grace: GRACE_MS };
 }"""
 
 
@@ -258,6 +268,10 @@ def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, si
     got = page.evaluate(INFLATE)
     assert {k: got[k] for k in ("there", "plain", "here")} == {"there": True, "plain": True, "here": True}
     assert got["broken"] != "read", got
+    (silent, silent_ms), (failing, failing_ms) = got["late"]["silent"], got["late"]["failing"]
+    assert silent and failing, got
+    assert silent_ms >= got["grace"], got  # it waited for the silent worker first
+    assert failing_ms < got["grace"], got  # a worker that failed is not waited for
 
 
 def check_loading_message(log: list, sizes: dict, lang: str):

@@ -40,6 +40,7 @@ export class SimClient {
     this.nextId = 1;
     this.worker = null;
     this.ready = new Promise(() => {});
+    this.lastMark = null; // the worker's last step of its start: {name, at}
     if (autostart) this.start();
   }
 
@@ -66,6 +67,7 @@ export class SimClient {
     this.started = false;
     this.failed = null;
     this.via = null;
+    this.lastMark = null;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
     try {
       // The start message rides in the worker's name too: the worker reads it as its module runs
@@ -113,9 +115,15 @@ export class SimClient {
     this.watchdog = setInterval(() => {
       if (this.started || this.failed) return clearInterval(this.watchdog);
       const quiet = performance.now() - last;
-      if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s`, Math.round(STALL_MS / 1000));
+      if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s${this.lastStep()}`, Math.round(STALL_MS / 1000));
       else if (quiet > SLOW_MS) this.status({ state: "slow" });
     }, 1000);
+  }
+
+  // Where a stalled start stopped, for its technical details: the worker's last step and when.
+  lastStep() {
+    const m = this.lastMark;
+    return m ? `; the worker's last step: ${m.name.replace(/^worker-/, "")}, ${((m.at - performance.timeOrigin) / 1000).toFixed(1)} s after the page opened` : "";
   }
 
   fail(code, detail, seconds) {
@@ -138,6 +146,11 @@ export class SimClient {
   }
 
   receive(message) {
+    if (message.type === "mark") {
+      this.touch();
+      this.lastMark = message;
+      return this.onTimings({ [message.name]: message.at });
+    }
     if (message.type === "progress") {
       this.touch();
       this.onProgress(message.stage, message);

@@ -36,9 +36,14 @@ let meter = null;
 let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
 let starting = null; // the one start, from the worker's name or from the start message
 // When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
-// so the page can place them on its own timeline): posted with "ready" for the benchmarks.
+// so the page can place them on its own timeline): each posted as it is done ({type: "mark"}:
+// a start that stalls can say how far it got) and all of them with "ready", for the benchmarks.
 const timings = {};
-const mark = (name) => { timings[name] ??= performance.timeOrigin + performance.now(); };
+const mark = (name) => {
+  if (name in timings) return;
+  timings[name] = performance.timeOrigin + performance.now();
+  self.postMessage({ type: "mark", name, at: timings[name] });
+};
 mark("worker-evaluated");
 
 class StartFailure extends Error {
@@ -57,7 +62,7 @@ function progress(next, extra) {
 
 // The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
 // over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
-// Its bytes are counted here as they arrive, and inflated on another thread (snapshot-inflate.js).
+// Its bytes are counted here as they arrive, and inflated on another thread where it can (snapshot-inflate.js).
 // {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
 // from its gzip header (sitebuild/runtime/maker.py, gzip_with_size), or null; bytes with the snapshot.
 function decodeSnapshot(request, meter) {
@@ -265,6 +270,7 @@ async function start(message) {
   // and to hand it to createPyodideModule.
   const asm = script("pyodide.asm.mjs");
   asm.then(() => mark("worker-asm-mjs"), () => {});
+  wasm.module.then(() => mark("worker-wasm-compiled"), () => {});
   let via = "snapshot";
   await withFetchedWasm(wasm, async () => {
     if (snapshotRequest) {

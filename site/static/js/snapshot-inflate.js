@@ -1,10 +1,16 @@
 // The snapshot's inflating (sim-worker.js), on a thread of its own where the browser lets a
 // worker start one: 31 MB of gzip took the sim worker's thread 0.2-0.6 s, beside the same
 // thread's loading and running of Pyodide's 1.2 MB script, its instantiation and the restore,
-// which waited behind it (a Chromium trace of a repeat visit). The stream of the snapshot's
-// bytes is handed to the inflating worker (snapshot-inflate-worker.js), which hands the bytes
-// back (both moved, not copied). Where a stream cannot be handed over or no worker can be
-// started, the same code inflates here.
+// which waited behind it (a Chromium trace of a repeat visit). The snapshot's bytes are read here
+// and posted to the inflating worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
+// the inflated bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
+// not answered GRACE_MS after the last chunk, they are inflated here as well and the first answer
+// wins. Under load, Firefox 153 now and then never answered from it: in 4 of about 90 smoke runs
+// here, with the stream moved to it or its chunks posted, the .wasm was instantiated and the
+// snapshot still not read 40 s on (the worker's marks); with the stream moved, its download
+// stopped too. The bench then waited until the start was called stalled.
+// Where no worker can be started, the same code inflates here.
+export const GRACE_MS = 2000;
 
 // The bytes of a gzip stream, inflated; a stream that is not gzip (a host that already
 // decoded the file) is read as it is. Rejects with the stream's error.
@@ -35,26 +41,42 @@ async function readAll(stream) {
   return all;
 }
 
-// inflate(stream) on the inflating worker's thread, or on this one where it cannot be.
-export function inflateElsewhere(stream) {
+// inflate(stream) on the inflating worker's thread, or on this one where it cannot be (or has not).
+export async function inflateElsewhere(stream) {
   let worker;
   try {
     worker = new Worker(new URL("./snapshot-inflate-worker.js", import.meta.url), { type: "module" });
-    worker.postMessage(stream, [stream]); // a stream is moved, or this throws (DataCloneError)
   } catch {
-    if (worker) worker.terminate();
     return inflate(stream);
   }
-  return new Promise((resolve, reject) => {
-    worker.onmessage = ({ data }) => {
-      worker.terminate();
-      if (data.bytes) resolve(data.bytes);
-      else reject(new Error(data.error));
-    };
+  const answer = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => (data.bytes ? resolve(data.bytes) : reject(new Error(data.error)));
     worker.onerror = (event) => {
       event.preventDefault();
-      worker.terminate();
-      reject(new Error(`the inflating worker failed: ${event.message || "it did not load"}`));
+      resolve(null); // no answer will come from it
     };
   });
+  answer.catch(() => {}); // awaited below, unless the stream fails first
+  try {
+    const chunks = await post(stream, worker);
+    const first = await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, GRACE_MS, null))]);
+    if (first) return first;
+    const never = new Promise(() => {});
+    return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream())]);
+  } finally {
+    worker.terminate();
+  }
+}
+
+// The stream's chunks to the worker (each copied), then {done}; returns the chunks.
+async function post(stream, worker) {
+  const chunks = [];
+  for (const reader = stream.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    worker.postMessage({ chunk: value });
+  }
+  worker.postMessage({ done: true });
+  return chunks;
 }
