@@ -34,10 +34,12 @@ async function liveAndStep(page, errors) {
   await page.waitForSelector(job.live, { timeout: job.timeoutMs });
   const live = seconds();
   const via = await page.evaluate(VIA);
+  // A start gone quiet and started again in a fresh worker (sim-client.js): said, not failed.
+  const restarted = await page.evaluate("performance.getEntriesByName('specdec:stage-restarted').length > 0");
   const before = Number(await page.$eval("#b", (bench) => bench.dataset.steps));
   await page.click("#b button.b-step");
   await page.waitForSelector(job.stepped.replace("{steps}", before + 1), { timeout: job.timeoutMs });
-  return { live, stepped: seconds(), via, steps: [before, before + 1], errors: [...errors] };
+  return { live, stepped: seconds(), via, restarted, steps: [before, before + 1], errors: [...errors] };
 }
 
 let browser;

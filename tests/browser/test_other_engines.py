@@ -84,7 +84,9 @@ def check(phases: dict, started: float) -> None:
     assert not online.get("errors") and not offline.get("errors"), phases  # recorded in Firefox
     print(f"\n{phases['engine']}: launched {online.get('launched', 0):.1f} s, live {online['live']:.1f} s, "
           f"stepped {online['stepped']:.1f} s, offline live and stepped {offline['stepped']:.1f} s "
-          f"(the test: {time.monotonic() - started:.1f} s)")
+          f"(the test: {time.monotonic() - started:.1f} s)"
+          + "".join(f"; the {name} start went quiet and was started again" for name in ("online", "offline")
+                    if phases[name].get("restarted")))
 
 
 def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):

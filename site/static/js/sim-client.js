@@ -9,7 +9,14 @@
 //
 // The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
 // the bench subscribes later with listen() and hears the latest status at once.
+//
+// A start that goes quiet (no progress message and no mark of the worker's for RESTART_MS) is
+// started again once, in a fresh worker, before the reader is told anything: Firefox 153 under load
+// now and then left a start waiting forever on its own downloads or the service worker's answers
+// (about 1 start in 20 of its smoke test here, the worker's last mark its pyodide.mjs or its .wasm),
+// and a second worker went on. The page marks it (stage "restarted").
 
+const RESTART_MS = 12_000;
 const STALL_MS = 60_000;
 const SLOW_MS = 20_000;
 
@@ -26,8 +33,9 @@ export class SimClient {
   // URL, made absolute here), the snapshot's token, the page's language and the files' sizes.
   // onProgress(stage, message) hears each progress message; onStatus(status) each status (see
   // listen). autostart: false leaves start() to the caller.
-  constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, ...start }) {
+  constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
     this.workerURL = workerURL;
+    this.restartAfterMs = restartAfterMs; // a test's client waits less
     this.startMessage = { type: "start" };
     for (const [key, value] of Object.entries(start)) {
       this.startMessage[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
@@ -67,8 +75,15 @@ export class SimClient {
     this.started = false;
     this.failed = null;
     this.via = null;
-    this.lastMark = null;
+    this.restarted = false;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
+    return this.spawn();
+  }
+
+  // A worker for the start under way (its `ready` stays the same): the first, or the one that
+  // replaces a start gone quiet.
+  spawn() {
+    this.lastMark = null;
     try {
       // The start message rides in the worker's name too: the worker reads it as its module runs
       // and starts at once. A message posted now is handed over only once the worker has loaded
@@ -116,8 +131,18 @@ export class SimClient {
       if (this.started || this.failed) return clearInterval(this.watchdog);
       const quiet = performance.now() - last;
       if (quiet > STALL_MS) this.fail("stalled", `no progress for ${Math.round(quiet / 1000)} s${this.lastStep()}`, Math.round(STALL_MS / 1000));
+      else if (quiet > this.restartAfterMs && !this.restarted) this.restartQuiet(quiet);
       else if (quiet > SLOW_MS) this.status({ state: "slow" });
     }, 1000);
+  }
+
+  // The start went quiet: once, a fresh worker takes it over (the same `ready`, the same status).
+  restartQuiet(quiet) {
+    console.info(`specdec: the start was quiet for ${Math.round(quiet / 1000)} s${this.lastStep()}; starting it again`);
+    this.restarted = true;
+    this.onProgress("restarted", {});
+    this.worker.terminate();
+    this.spawn();
   }
 
   // Where a stalled start stopped, for its technical details: the worker's last step and when.
