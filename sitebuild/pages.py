@@ -99,7 +99,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
     return template.render(
         route=route,
         root=route.root,
-        stylesheet=stylesheets.published("embed" if route.embed else "page"),
+        stylesheet=stylesheets.published("all"),
         lang=lang,
         html_lang=content.strings["html_lang"],
         csp=csp_meta(),

@@ -19,12 +19,14 @@ from .errors import BuildError
 
 FOLDER = "css"  # under site/static/, and under the site's /static/
 HERE = Path(__file__)
-# The bench's sheets (the full page and the embed), and the chapters' Try it blocks'.
-BENCH = ("bench.css", "frames.css", "diagrams.css", "tryit.css", "race.css", "owntext.css")
+# The bench's sheets, the chapters' Try it blocks' and the full page's embed dialog.
+BENCH = ("bench.css", "frames.css", "diagrams.css", "tryit.css", "race.css", "owntext.css", "dialog.css")
 BUNDLES = {
     "index": ("site.css",),  # the language chooser and 404.html: no bench
-    "embed": ("site.css", *BENCH),
-    "page": ("site.css", *BENCH, "dialog.css"),  # the full page: the embed dialog too
+    # The full pages, the embeds and the course packages' launcher: one file for all of them, so
+    # the service worker stores it once and an embed's reader who opens the full page has it in
+    # cache. The embed has no dialog: its 1.9 kB of rules, all under .embed-dialog, match nothing there.
+    "all": ("site.css", *BENCH),
 }
 # A rule that must come first in its sheet: concatenated, it would be ignored (or ignore the rest).
 FIRST_ONLY = ("@import", "@charset")
@@ -44,7 +46,8 @@ def bundle(sources: Path, kind: str) -> bytes:
     for name in BUNDLES[kind]:
         path = sources / name
         if not path.is_file():
-            raise BuildError(f"the {kind} style sheet lists {name}, which is not in {sources}", file=HERE)
+            raise BuildError(f"the style sheet {published(kind)} lists {name}, which is not in {sources}",
+                             file=HERE)
         text = path.read_text(encoding="utf-8")
         first_only = next((rule for rule in FIRST_ONLY if rule in text), None)
         if first_only:

@@ -22,7 +22,7 @@ from .xml import document, element
 HERE = Path(__file__).resolve().parent / "launcher"
 LAUNCHER = "index.html"
 LAUNCHER_FILES = ("launcher.js", "launcher.css")
-LAUNCHER_STYLESHEET = stylesheets.published("embed")  # under static/, as the embed links it
+LAUNCHER_STYLESHEET = stylesheets.published("all")  # under static/: the embed's own
 CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 # The strings the launcher's script words (strings.toml, "The course package's launcher").

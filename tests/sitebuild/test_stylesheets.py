@@ -17,14 +17,14 @@ from sitebuild.errors import BuildError
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "site" / "static" / "css"
-# Which built sheet each page links: the chooser and 404 have no bench; the embed has no dialog.
+# Which built sheet each page links: the chooser and 404 have no bench.
 PAGES = {
     "index.html": "index",
     "404.html": "index",
-    "en/specdec/index.html": "page",
-    "zh/specdec/index.html": "page",
-    "embed/en/specdec/index.html": "embed",
-    "embed/zh/specdec/index.html": "embed",
+    "en/specdec/index.html": "all",
+    "zh/specdec/index.html": "all",
+    "embed/en/specdec/index.html": "all",
+    "embed/zh/specdec/index.html": "all",
 }
 SECTION = re.compile(r"^/\* css/([\w.-]+) \*/\n", re.M)
 
@@ -77,12 +77,21 @@ def test_a_bundle_holds_its_sources_whole_in_the_declared_order(built_site, kind
 
 
 def test_the_cascade_order_is_the_pages_own():
-    """site.css under everything; the bench's sheets the same in the embed and the full page,
-    whose dialog comes last; and the full page takes every source."""
+    """site.css under everything, the dialog's last; the pages with the bench take every source."""
     bundles = stylesheets.BUNDLES
-    assert all(names[0] == "site.css" for names in bundles.values())
-    assert bundles["page"] == (*bundles["embed"], "dialog.css")
-    assert sorted(bundles["page"]) == sorted(p.name for p in SOURCES.glob("*.css"))
+    assert bundles["index"] == ("site.css",)
+    assert bundles["all"][0] == "site.css" and bundles["all"][-1] == "dialog.css"
+    assert sorted(bundles["all"]) == sorted(p.name for p in SOURCES.glob("*.css"))
+
+
+def test_the_dialogs_rules_match_nothing_in_the_embed(built_site):
+    """The embed shares the full page's sheet: the dialog's rules, which it did not link before,
+    all start from an .embed-dialog* class, and the embed holds no such name."""
+    rules = re.sub(r"/\*.*?\*/", "", (SOURCES / "dialog.css").read_text(encoding="utf-8"), flags=re.S)
+    selectors = [sel.strip() for block in re.findall(r"([^{}]+)\{", rules) for sel in block.split(",")]
+    assert selectors and all(sel.startswith(".embed-dialog") for sel in selectors), selectors
+    for lang in ("en", "zh"):
+        assert "embed-dialog" not in (built_site / f"embed/{lang}/specdec/index.html").read_text(encoding="utf-8")
 
 
 def test_only_the_bundles_are_published_and_kept_offline(built_site):
@@ -96,7 +105,7 @@ def test_only_the_bundles_are_published_and_kept_offline(built_site):
 def test_a_source_no_page_takes_stops_the_build(tmp_path):
     static = tmp_path / "static"
     (static / "css").mkdir(parents=True)
-    for name in stylesheets.BUNDLES["page"]:
+    for name in stylesheets.BUNDLES["all"]:
         (static / "css" / name).write_text(f".{name[:-4]} {{}}\n", encoding="utf-8")
     (static / "css" / "extra.css").write_text(".x {}\n", encoding="utf-8")
     with pytest.raises(BuildError, match=r"extra\.css: no page's style sheet takes extra\.css; add it to BUNDLES"):
@@ -106,5 +115,5 @@ def test_a_source_no_page_takes_stops_the_build(tmp_path):
     with pytest.raises(BuildError, match=r"race\.css: @import cannot be bundled"):
         stylesheets.write(static, tmp_path / "out")
     (static / "css" / "race.css").unlink()
-    with pytest.raises(BuildError, match=r"the embed style sheet lists race\.css, which is not in"):
+    with pytest.raises(BuildError, match=r"the style sheet css/all\.css lists race\.css, which is not in"):
         stylesheets.write(static, tmp_path / "out")
