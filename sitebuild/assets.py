@@ -46,12 +46,13 @@ def copy_pyodide(out: Path) -> tuple[str, int]:
     return rel, sum((target / name).stat().st_size for name in PYODIDE_FILES)
 
 
-def copy_static(source: Path, out: Path) -> dict[str, str]:
-    """Copy site/static to /static and return each file's cache-busting version."""
+def copy_static(source: Path, out: Path, leave_out: str | None = None) -> dict[str, str]:
+    """Copy site/static to /static and return each file's cache-busting version.
+    leave_out: a folder of sources the build makes other files from (the style sheets')."""
     versions = {}
     for path in sorted(source.rglob("*")):
-        if path.is_file():
-            rel = path.relative_to(source).as_posix()
+        rel = path.relative_to(source).as_posix()
+        if path.is_file() and not (leave_out and rel.startswith(leave_out + "/")):
             data = path.read_bytes()
             target = out / "static" / rel
             target.parent.mkdir(parents=True, exist_ok=True)

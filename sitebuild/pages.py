@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from . import stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
 from .references import Sources
@@ -98,6 +99,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
     return template.render(
         route=route,
         root=route.root,
+        stylesheet=stylesheets.published("all"),
         lang=lang,
         html_lang=content.strings["html_lang"],
         csp=csp_meta(),
@@ -118,6 +120,7 @@ def render_index(env, route: Route, contents: dict[str, LanguageContent], site: 
     return env.get_template("index.html").render(
         route=route,
         root=route.root,
+        stylesheet=stylesheets.published("index"),
         html_lang="en",
         csp=csp_meta(),
         strings={l: c.strings for l, c in contents.items()},
@@ -138,6 +141,7 @@ def render_not_found(env, contents: dict[str, LanguageContent], site: dict) -> s
     they start from the site's path on its host (the base URL's, else '/')."""
     return env.get_template("404.html").render(
         root=site["site_path"],
+        stylesheet=stylesheets.published("index"),
         html_lang="en",
         csp=csp_meta(),
         strings={l: c.strings for l, c in contents.items()},

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import assets, freshness, output
+from . import assets, freshness, output, stylesheets
 from . import base_url as base_urls
 from .progress import Progress, children_cpu
 
@@ -107,7 +107,8 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     measured: per language, the readout table the snapshots' sessions open with."""
     from . import runtime
 
-    static_versions = assets.copy_static(site / "static", stage)
+    static_versions = assets.copy_static(site / "static", stage, leave_out=stylesheets.FOLDER)
+    static_versions |= stylesheets.write(site / "static", stage)  # each kind of page's one sheet
     model_bytes, measured_bytes = _runtime_inputs(models, measured)
     python = runtime.write_runtime_files(stage, model_bytes, measured_bytes)
     (stage / "models").mkdir()

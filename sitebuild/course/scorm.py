@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import stylesheets
 from ..headers import csp_meta
 from . import files, zips
 from .xml import document, element
@@ -21,6 +22,7 @@ from .xml import document, element
 HERE = Path(__file__).resolve().parent / "launcher"
 LAUNCHER = "index.html"
 LAUNCHER_FILES = ("launcher.js", "launcher.css")
+LAUNCHER_STYLESHEET = stylesheets.published("all")  # under static/: the embed's own
 CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 # The strings the launcher's script words (strings.toml, "The course package's launcher").
@@ -54,6 +56,7 @@ def launcher_page(env, course: Course) -> bytes:
             "strings": {key: course.strings[key] for key in SCRIPT_STRINGS}}
     html = env.get_template(LAUNCHER).render(
         html_lang=course.html_lang, csp=csp_meta(), t=course.strings, data=data, embed=files.embed_path(course.lang),
+        stylesheet=LAUNCHER_STYLESHEET,
         chapters=[{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters])
     return html.encode("utf-8")
 
@@ -85,6 +88,8 @@ def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, by
     for ref in files.MODULE_REFS.findall(script):  # the launcher's modules are the site's
         rel = ref.removeprefix("./")
         found.setdefault(rel, files.read(site, rel))
+    sheet = f"static/{LAUNCHER_STYLESHEET}"
+    found.setdefault(sheet, files.read(site, sheet))
     return found
 
 

@@ -74,7 +74,7 @@ def test_without_a_base_url_the_embed_links_the_full_page_relatively(built_site,
 def test_without_a_base_url_the_404_page_links_from_the_host_root(built_site):
     html = read(built_site, "404.html")
     assert 'href="/en/specdec/"' in html and 'href="/zh/specdec/"' in html
-    assert 'href="/static/css/site.css' in html
+    assert 'href="/static/css/index.css?v=' in html
 
 
 def test_the_build_says_in_one_line_that_there_is_no_base_url(project, build_memo):
@@ -121,7 +121,7 @@ def test_with_a_base_url_the_sitemap_lists_the_indexable_pages_with_their_altern
 def test_with_a_base_url_the_404_page_links_from_the_sites_path(base_url_site):
     html = read(base_url_site, "404.html")
     assert 'href="/courses/specdec/en/specdec/"' in html and 'href="/courses/specdec/zh/specdec/"' in html
-    assert 'href="/courses/specdec/static/css/site.css' in html
+    assert 'href="/courses/specdec/static/css/index.css?v=' in html
     assert '<meta name="robots" content="noindex">' in html
 
 

@@ -97,6 +97,9 @@ def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
     assert "data-service-worker" not in embed and '<a hidden target="_blank" rel="noopener" class="embed__full" data-page=""' in embed
     assert 'import "./wasm-any-mime.js"' in archive.read("static/js/sim-worker.js").decode("utf-8")
     launcher = archive.read("index.html").decode("utf-8")
+    # The launcher's style sheets, the embed's among them, are in the package.
+    sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)">', launcher)
+    assert sheets == ["static/css/all.css", "launcher.css"] and set(sheets) <= set(names)
     assert json.loads(re.search(r'id="launcher-data">(.*?)</script>', launcher).group(1))["chapters"] == page_chapters(built_site, lang)
 
 

@@ -1,0 +1,119 @@
+"""Each page links one style sheet (sitebuild/stylesheets.py): the file exists, its ?v= is its
+bytes' hash, and it holds the page's component sheets whole, in the cascade's order. Read from
+the shared built site; the bundler's refusals are tried on small folders, without a build."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from sitebuild import stylesheets
+from sitebuild.assets import short_hash
+from sitebuild.errors import BuildError
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCES = REPO / "site" / "static" / "css"
+# Which built sheet each page links: the chooser and 404 have no bench.
+PAGES = {
+    "index.html": "index",
+    "404.html": "index",
+    "en/specdec/index.html": "all",
+    "zh/specdec/index.html": "all",
+    "embed/en/specdec/index.html": "all",
+    "embed/zh/specdec/index.html": "all",
+}
+SECTION = re.compile(r"^/\* css/([\w.-]+) \*/\n", re.M)
+
+
+class Sheets(HTMLParser):
+    """Every <link rel="stylesheet"> and <style> of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.styles = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and attrs.get("rel") == "stylesheet":
+            self.links.append(attrs["href"])
+        self.styles += tag == "style"
+
+
+def sections(text: str) -> list[tuple[str, str]]:
+    """A bundle cut at its /* css/<name> */ headers: (name, text) in order."""
+    parts = SECTION.split(text)
+    assert parts[0] == ""  # nothing before the first source
+    return list(zip(parts[1::2], parts[2::2]))
+
+
+def test_every_html_page_of_the_site_is_listed_here(built_site):
+    pages = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")}
+    assert pages == set(PAGES)
+
+
+@pytest.mark.parametrize("page,kind", PAGES.items())
+def test_each_page_links_one_style_sheet_that_exists_under_its_hash(built_site, page, kind):
+    found = Sheets()
+    found.feed((built_site / page).read_text(encoding="utf-8"))
+    assert found.styles == 0
+    assert len(found.links) == 1, found.links
+    href, _, version = found.links[0].partition("?v=")
+    path = (built_site / page).parent / href if not href.startswith("/") else built_site / href.lstrip("/")
+    assert path.resolve() == (built_site / "static" / "css" / f"{kind}.css").resolve()
+    assert version == short_hash(path.read_bytes())
+
+
+@pytest.mark.parametrize("kind", stylesheets.BUNDLES)
+def test_a_bundle_holds_its_sources_whole_in_the_declared_order(built_site, kind):
+    text = (built_site / "static" / "css" / f"{kind}.css").read_text(encoding="utf-8")
+    got = sections(text)
+    assert [name for name, _ in got] == list(stylesheets.BUNDLES[kind])
+    for name, body in got:
+        assert body == (SOURCES / name).read_text(encoding="utf-8")
+
+
+def test_the_cascade_order_is_the_pages_own():
+    """site.css under everything, the dialog's last; the pages with the bench take every source."""
+    bundles = stylesheets.BUNDLES
+    assert bundles["index"] == ("site.css",)
+    assert bundles["all"][0] == "site.css" and bundles["all"][-1] == "dialog.css"
+    assert sorted(bundles["all"]) == sorted(p.name for p in SOURCES.glob("*.css"))
+
+
+def test_the_dialogs_rules_match_nothing_in_the_embed(built_site):
+    """The embed shares the full page's sheet: the dialog's rules, which it did not link before,
+    all start from an .embed-dialog* class, and the embed holds no such name."""
+    rules = re.sub(r"/\*.*?\*/", "", (SOURCES / "dialog.css").read_text(encoding="utf-8"), flags=re.S)
+    selectors = [sel.strip() for block in re.findall(r"([^{}]+)\{", rules) for sel in block.split(",")]
+    assert selectors and all(sel.startswith(".embed-dialog") for sel in selectors), selectors
+    for lang in ("en", "zh"):
+        assert "embed-dialog" not in (built_site / f"embed/{lang}/specdec/index.html").read_text(encoding="utf-8")
+
+
+def test_only_the_bundles_are_published_and_kept_offline(built_site):
+    published = sorted(p.name for p in (built_site / "static" / "css").iterdir())
+    assert published == sorted(f"{kind}.css" for kind in stylesheets.BUNDLES)
+    worker = (built_site / "sw.js").read_text(encoding="utf-8")
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker, re.S).group(1))
+    assert sorted(p for p in shell if p.startswith("static/css/")) == [f"static/css/{n}" for n in published]
+
+
+def test_a_source_no_page_takes_stops_the_build(tmp_path):
+    static = tmp_path / "static"
+    (static / "css").mkdir(parents=True)
+    for name in stylesheets.BUNDLES["all"]:
+        (static / "css" / name).write_text(f".{name[:-4]} {{}}\n", encoding="utf-8")
+    (static / "css" / "extra.css").write_text(".x {}\n", encoding="utf-8")
+    with pytest.raises(BuildError, match=r"extra\.css: no page's style sheet takes extra\.css; add it to BUNDLES"):
+        stylesheets.write(static, tmp_path / "out")
+    (static / "css" / "extra.css").unlink()
+    (static / "css" / "race.css").write_text('@import "x.css";\n', encoding="utf-8")
+    with pytest.raises(BuildError, match=r"race\.css: @import cannot be bundled"):
+        stylesheets.write(static, tmp_path / "out")
+    (static / "css" / "race.css").unlink()
+    with pytest.raises(BuildError, match=r"the style sheet css/all\.css lists race\.css, which is not in"):
+        stylesheets.write(static, tmp_path / "out")
