@@ -11,10 +11,9 @@ built _headers) behind a simulated link, answering as a static host does.
   that are compressed already (.gz, .zip, .whl, images, fonts), which go as they are.
 - Last-Modified and If-Modified-Since (304), as the warm repeat visit revalidates the pages.
 
-It counts the bytes it sends (headers and bodies), per path, so a visit's bytes on the wire are
-the difference of two readings; and per request, with the time (the machine's clock) the request
-arrived, so that a visit's bytes can be those of the requests it made before a moment (say, the
-bench going live: what the service worker fetches after it is not part of the start).
+It counts the bytes it sends (headers and bodies) per request, with the time (the machine's clock)
+the request arrived, so that a visit's bytes can be those of the requests it made before a moment
+(say, the bench going live: what the service worker fetches after it is not part of the start).
 """
 
 from __future__ import annotations
@@ -45,8 +44,6 @@ class Link:
         self.latency_s = latency_s
         self._lock = threading.Lock()
         self._free_at = 0.0
-        self.sent = 0
-        self.by_path: dict[str, int] = {}
         self.requests: list[Request] = []
 
     def request(self, path: str) -> "Request":
@@ -57,11 +54,8 @@ class Link:
 
     def send(self, request: "Request", nbytes: int) -> None:
         """Account for nbytes and wait until the link has carried them (after whatever it carries)."""
-        path = request.path
         with self._lock:
-            self.sent += nbytes
             request.sent += nbytes
-            self.by_path[path] = self.by_path.get(path, 0) + nbytes
             if not self.bits_per_s:
                 return
             start = max(time.perf_counter(), self._free_at)
@@ -69,10 +63,6 @@ class Link:
         delay = done - time.perf_counter()
         if delay > 0:
             time.sleep(delay)
-
-    def reading(self) -> tuple[int, dict[str, int]]:
-        with self._lock:
-            return self.sent, dict(self.by_path)
 
     def sent_before(self, first: int, moment: float) -> tuple[int, dict[str, int]]:
         """The bytes of requests[first:] that arrived before moment (time.time()), in all and per path."""

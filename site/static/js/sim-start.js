@@ -51,19 +51,16 @@ export function simClient(data = document.body.dataset) {
   return client;
 }
 
-let kept = false;
-
-// Offline after one visit: once the bench is live (bench/live.js calls this when its first state
+// Offline after one visit: once the bench is live (bench/live.js calls this once its first state
 // is drawn: its downloads are done, so the service worker's install takes them from the browser's
-// cache, and what it still fetches, the other pages, no longer competes with the start), register the site's
-// service worker (sitebuild/runtime/service_worker.js) and ask it to keep this language's snapshot,
+// cache, and what it still fetches, the other pages, no longer competes with the start), register
+// the site's service worker (sitebuild/runtime/service_worker.js) and ask it to keep this language's snapshot,
 // which it did not see go by: every worker of the registration is asked, since a new build's may
 // still be installing (the old build's ignores it), and so is a new build's worker when it takes
 // over this page later (the browser looks for it after a navigation, maybe after this). A browser
 // or frame without service workers simply goes without.
 export async function keepForOffline(data = document.body.dataset) {
-  if (kept || !data.serviceWorker || !("serviceWorker" in navigator)) return;
-  kept = true;
+  if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
   try {
     const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
     navigator.serviceWorker.addEventListener("controllerchange", () => {

@@ -5,10 +5,9 @@
 // and posted to the inflating worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
 // the inflated bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
 // not answered GRACE_MS after the last chunk, they are inflated here as well and the first answer
-// wins. Under load, Firefox 153 now and then never answered from it: in 4 of about 90 smoke runs
-// here, with the stream moved to it or its chunks posted, the .wasm was instantiated and the
-// snapshot still not read 40 s on (the worker's marks); with the stream moved, its download
-// stopped too. The bench then waited until the start was called stalled.
+// wins. (Firefox 153 under load now and then left a start waiting forever, which sim-client.js
+// starts again after 12 s of quiet; once it was here: the .wasm instantiated, the snapshot never
+// read. A worker that fails to load no longer costs the snapshot either.)
 // Where no worker can be started, the same code inflates here.
 export const GRACE_MS = 2000;
 
