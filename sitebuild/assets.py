@@ -21,6 +21,14 @@ PYODIDE_FILES = (
 )
 
 
+# JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
+# under static/js/vendor/ with the package's license on top: fzstd decodes the snapshots
+# (site/static/js/snapshot-inflate.js).
+VENDORED_JS = {
+    "vendor/fzstd.js": ("fzstd", "esm/index.mjs"),
+}
+
+
 def short_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:10]
 
@@ -46,6 +54,19 @@ def copy_pyodide(out: Path) -> tuple[str, int]:
     return rel, sum((target / name).stat().st_size for name in PYODIDE_FILES)
 
 
+def vendored_js(rel: str) -> bytes:
+    """The npm file behind VENDORED_JS[rel], under a comment with its package, version and license."""
+    package, file = VENDORED_JS[rel]
+    folder = REPO / "node_modules" / package
+    try:
+        version = json.loads((folder / "package.json").read_text())["version"]
+        code = (folder / file).read_text(encoding="utf-8")
+        notice = (folder / "LICENSE").read_text(encoding="utf-8").strip()
+    except FileNotFoundError as missing:
+        raise BuildError(f"{missing.filename}: missing; the page imports {package} from npm (run `npm ci`)") from None
+    return f"/* {package} {version}, from npm ({package}/{file}).\n\n{notice.replace('*/', '* /')}\n*/\n{code}".encode()
+
+
 def copy_static(source: Path, out: Path, leave_out: str | None = None) -> dict[str, str]:
     """Copy site/static to /static and return each file's cache-busting version.
     leave_out: a folder of sources the build makes other files from (the style sheets')."""
@@ -58,4 +79,10 @@ def copy_static(source: Path, out: Path, leave_out: str | None = None) -> dict[s
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             versions[rel] = short_hash(data)
+    for rel in VENDORED_JS:
+        data = vendored_js(rel)
+        target = out / "static" / "js" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        versions[f"js/{rel}"] = short_hash(data)
     return versions

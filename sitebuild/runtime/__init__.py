@@ -2,7 +2,7 @@
 
 Two ways to start, both from files made here at build time:
   - fast: restore a memory snapshot of Pyodide in which sim is imported, the language's model
-    loaded and the session open (`<lang>.snapshot.gz`, one per language);
+    loaded and the session open (`<lang>.snapshot.zst`, one per language);
   - fallback (no snapshot, or it fails to restore or does not match): start Pyodide on the
     trimmed precompiled stdlib and install sim's wheel with loadPackage, which checks the
     sha256 recorded in our pyodide-lock.json.
@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import zlib
 from pathlib import Path
 
-import deflate
+import zstandard
 
 from .. import assets
 from . import cache, maker, wheel
@@ -71,8 +70,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         *[source for source in _sources(HERE) if Path(source[0]).name not in NOT_IN_SNAPSHOTS],
         ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
         ("node", maker.node_version().encode()),
-        ("zlib", zlib.ZLIB_RUNTIME_VERSION.encode()),
-        ("deflate", deflate.__version__.encode()),
+        ("zstandard", f"{zstandard.__version__} {zstandard.ZSTD_VERSION}".encode()),
     ])
 
     def make(out: Path) -> None:
@@ -107,7 +105,7 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
         "stdlib": publish(folder / "python_stdlib.zip", "python_stdlib.zip"),
         "lock": f"{lock_dir}/pyodide-lock.json",
         "wheel": f"{lock_dir}/{built_wheel.name}",
-        "snapshots": {lang: publish(folder / f"{lang}.snapshot.gz", f"{lang}.snapshot.gz") for lang in models},
+        "snapshots": {lang: publish(folder / f"{lang}.snapshot.zst", f"{lang}.snapshot.zst") for lang in models},
     }
     return {
         "pyodide": pyodide_rel,

@@ -58,7 +58,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
 @pytest.mark.parametrize("lang,prefix", [("en", "said the"), ("zh", "慢慢")])
 def test_same_seed_same_trace_in_cpython_and_pyodide(page, site_url, built_site, lang, prefix, via):
     if via == "wheel":  # no snapshot: the page's worker takes the fallback
-        page.route("**/*.snapshot.gz", lambda route: route.abort())
+        page.route("**/*.snapshot.zst", lambda route: route.abort())
     page.goto(f"{site_url}{lang}/specdec/")
     page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
     readout_cases = READOUT_CASES if (lang, via) in READOUTS_ON else []

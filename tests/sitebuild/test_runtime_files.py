@@ -4,7 +4,6 @@ from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fa
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import re
@@ -15,8 +14,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import zstandard
 
-from sitebuild import runtime
+from sitebuild import assets, runtime
 from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
 from sitebuild.errors import BuildError
 from sitebuild.runtime import imports, maker, wheel
@@ -114,26 +114,62 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
         assert path.read_bytes() == (PYODIDE_PACKAGE / path.name).read_bytes(), path.name
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_snapshots_are_gzip_with_no_name_or_time_and_their_size_in_the_header(built_site, lang):
-    data = one(built_site.glob(f"py/{lang}.*.snapshot.gz")).read_bytes()
-    assert data[:3] == b"\x1f\x8b\x08"  # gzip, deflate
-    assert data[3] == 4 and data[4:8] == b"\0\0\0\0"  # an extra field only (no file name), no modification time
-    raw = gzip.decompress(data)
-    assert struct.unpack("<I", raw[:4])[0] == SNAPSHOT_MAGIC
-    # The extra field (the worker reads it from the first bytes): one "SZ" subfield, the size.
-    assert struct.unpack("<H", data[10:12])[0] == 8 and data[12:14] == b"SZ"
-    assert struct.unpack("<HI", data[14:20]) == (4, len(raw))
+# The built snapshot-inflate.js in Node: the size it reads from the first bytes, and the bytes it
+# decodes (fzstd, vendored into the site), as sha256.
+READ_SNAPSHOT = """
+import fs from "node:fs";
+import crypto from "node:crypto";
+const [module, file] = process.argv.slice(2);
+const { snapshotSize, inflate } = await import(module);
+const data = fs.readFileSync(file);
+const bytes = await inflate(new Blob([data]).stream());
+console.log(JSON.stringify({ size: snapshotSize(new Uint8Array(data.subarray(0, 18))), length: bytes.length,
+                             sha256: crypto.createHash("sha256").update(bytes).digest("hex") }));
+"""
+
+
+def test_snapshots_are_one_zstandard_frame_with_their_size_in_the_header(built_site, tmp_path):
+    """Each snapshot is one single-segment Zstandard frame (no checksum, no dictionary) whose header
+    holds its size; the page's own decoder (built static/js/snapshot-inflate.js in Node) reads
+    that size from the first 18 bytes and decodes the same bytes as zstandard's."""
+    (tmp_path / "read.mjs").write_text(READ_SNAPSHOT)
+    module = (built_site / "static/js/snapshot-inflate.js").as_uri()
+    for lang in ("en", "zh"):
+        path = one(built_site.glob(f"py/{lang}.*.snapshot.zst"))
+        data = path.read_bytes()
+        frame = zstandard.get_frame_parameters(data)
+        raw = zstandard.ZstdDecompressor().decompress(data)
+        assert struct.unpack("<I", raw[:4])[0] == SNAPSHOT_MAGIC
+        assert (frame.content_size, frame.window_size, frame.dict_id, frame.has_checksum) == (len(raw), len(raw), 0, False)
+        run = subprocess.run(["node", str(tmp_path / "read.mjs"), module, str(path)],
+                             capture_output=True, text=True, check=True, timeout=120)
+        assert json.loads(run.stdout) == {"size": len(raw), "length": len(raw),
+                                          "sha256": hashlib.sha256(raw).hexdigest()}, lang
+
+
+def test_the_snapshot_decoder_is_npm_fzstd_as_pinned_with_its_license(built_site):
+    shipped = (built_site / "static/js/vendor/fzstd.js").read_text(encoding="utf-8")
+    npm = PYODIDE_PACKAGE.parent / "fzstd"
+    pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["fzstd"]
+    assert json.loads((npm / "package.json").read_text())["version"] == pinned
+    notice, code = shipped.split("*/\n", 1)
+    assert code == (npm / "esm/index.mjs").read_text(encoding="utf-8")
+    assert f"fzstd {pinned}" in notice and "Copyright (c) 2020 Arjun Barrett" in notice
+
+
+def test_a_missing_npm_package_the_page_imports_is_named_with_what_to_do(monkeypatch):
+    monkeypatch.setitem(assets.VENDORED_JS, "vendor/none.js", ("no-such-package", "index.mjs"))
+    with pytest.raises(BuildError, match=r"no-such-package.*missing; the page imports no-such-package from npm \(run `npm ci`\)"):
+        assets.vendored_js("vendor/none.js")
 
 
 # The data image's bytes in a snapshot's memory, stored (the delta) and with the image XORed back in.
 DATA_IMAGE_SHARE = """
 import fs from "node:fs";
-import zlib from "node:zlib";
 const [delta, module, wasm] = process.argv.slice(2);
 const { dataImage, xorDataImage } = await import(module);
 const image = dataImage(fs.readFileSync(wasm));
-const snapshot = new Uint8Array(zlib.gunzipSync(fs.readFileSync(delta)));
+const snapshot = new Uint8Array(fs.readFileSync(delta));
 const body = new DataView(snapshot.buffer).getUint32(4, true);
 const equal = () => image.reduce((n, byte, i) => n + (byte !== 0 && snapshot[body + i] === byte), 0);
 const nonzero = image.reduce((n, byte) => n + (byte !== 0), 0);
@@ -152,8 +188,10 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
     delta_module = runtime.SNAPSHOT_DELTA.as_uri()
     wasm = one(built_site.glob("pyodide/*/pyodide.asm.wasm"))
     for lang in ("en", "zh"):
-        run = subprocess.run(["node", str(script), str(one(built_site.glob(f"py/{lang}.*.snapshot.gz"))),
-                              delta_module, str(wasm)], capture_output=True, text=True, check=True, timeout=120)
+        stored = tmp_path / f"{lang}.snapshot"
+        stored.write_bytes(zstandard.ZstdDecompressor().decompress(one(built_site.glob(f"py/{lang}.*.snapshot.zst")).read_bytes()))
+        run = subprocess.run(["node", str(script), str(stored), delta_module, str(wasm)],
+                             capture_output=True, text=True, check=True, timeout=120)
         share = json.loads(run.stdout)
         assert share["nonzero"] > 2_000_000, share  # the image is the 3.2 MB of Pyodide's data
         assert share["stored"] < share["nonzero"] * 0.01 and share["restored"] > share["nonzero"] * 0.99, (lang, share)
@@ -166,8 +204,8 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path):
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
     assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
     for lang in ("en", "zh"):
-        assert (folder / f"{lang}.snapshot.gz").read_bytes() == one(
-            built_site.glob(f"py/{lang}.*.snapshot.gz")).read_bytes(), lang
+        assert (folder / f"{lang}.snapshot.zst").read_bytes() == one(
+            built_site.glob(f"py/{lang}.*.snapshot.zst")).read_bytes(), lang
     lock_dir = one(built_site.glob("py/sim.*"))
     for name in ("pyodide-lock.json", one(lock_dir.glob("*.whl")).name):
         assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name

@@ -95,7 +95,7 @@ def served(site, path: str) -> str:
 
 
 @pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/sim-worker.js",
-                                  "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.gz",
+                                  "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.zst",
                                   "/py/sim.*/*.whl", "/robots.txt", "/404.html"])
 def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
     path = served(site, path)
@@ -109,7 +109,7 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
 @pytest.mark.parametrize("path,cache", [
     ("/en/specdec/", "no-cache"),
     ("/static/js/sim-worker.js", "no-cache"),
-    ("/py/en.*.snapshot.gz", "public, max-age=31536000, immutable"),
+    ("/py/en.*.snapshot.zst", "public, max-age=31536000, immutable"),
     ("/pyodide/v*/pyodide.asm.wasm", "public, max-age=31536000, immutable"),
 ])
 def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
@@ -119,7 +119,7 @@ def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
 
 @pytest.mark.parametrize("path,mime", [
     ("/py/python_stdlib.*.zip", "application/zip"),
-    ("/py/en.*.snapshot.gz", "application/gzip"),
+    ("/py/en.*.snapshot.zst", "application/zstd"),
     ("/py/sim.*/*.whl", "application/zip"),
     ("/py/sim.*/pyodide-lock.json", "application/json"),
     ("/robots.txt", "text/plain; charset=utf-8"),
@@ -129,7 +129,7 @@ def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
 def test_mime_types(url, site, path, mime):
     status, sent, _ = get(url + served(site, path))
     assert status == 200 and sent["Content-Type"] == mime
-    assert sent["Content-Encoding"] is None  # the worker unpacks .gz itself
+    assert sent["Content-Encoding"] is None  # the worker decodes .zst itself
 
 
 def test_the_wasm_and_module_types_pyodide_needs(url, site):

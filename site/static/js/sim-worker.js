@@ -24,7 +24,7 @@
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
 import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
-import { inflateElsewhere } from "./snapshot-inflate.js";
+import { inflateElsewhere, snapshotSize } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -60,11 +60,11 @@ function progress(next, extra) {
   self.postMessage({ type: "progress", stage, ...bytes, ...extra });
 }
 
-// The snapshot is stored gzip-compressed; a host that already decoded it (Content-Encoding) hands
-// over the raw bytes, which start with the snapshot's own magic number instead of gzip's 1f 8b.
-// Its bytes are counted here as they arrive, and inflated on another thread where it can (snapshot-inflate.js).
+// The snapshot is stored as a Zstandard frame; a host that already decoded it (Content-Encoding)
+// hands over the raw bytes, which start with the snapshot's own magic number instead.
+// Its bytes are counted here as they arrive, and decoded on another thread where it can (snapshot-inflate.js).
 // {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
-// from its gzip header (sitebuild/runtime/maker.py, gzip_with_size), or null; bytes with the snapshot.
+// from its frame header, or null; bytes with the snapshot.
 function decodeSnapshot(request, meter) {
   const counted = request.then((response) => {
     if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
@@ -75,7 +75,7 @@ function decodeSnapshot(request, meter) {
       },
     })).tee();
   });
-  const size = counted.then(([probe]) => snapshotSize(probe));
+  const size = counted.then(([probe]) => firstChunkSize(probe));
   const bytes = counted.then(async ([, data]) => {
     try {
       const all = await inflateElsewhere(data);
@@ -90,21 +90,12 @@ function decodeSnapshot(request, meter) {
   return { size, bytes };
 }
 
-// The size in the "SZ" extra field of a gzip header (RFC 1952: the flags' bit 2, then its length and
-// subfields after the first 10 bytes), from the stream's first chunk; null without one.
-async function snapshotSize(stream) {
+// The size in the frame header at the start of the stream's first chunk, or null.
+async function firstChunkSize(stream) {
   const reader = stream.getReader();
   const { value } = await reader.read();
   reader.cancel(); // the other branch goes on
-  if (!value || value.length < 20 || value[0] !== 0x1f || value[1] !== 0x8b || !(value[3] & 4)) return null;
-  const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-  const end = Math.min(12 + view.getUint16(10, true), value.length);
-  for (let at = 12; at + 4 <= end;) {
-    const length = view.getUint16(at + 2, true);
-    if (value[at] === 0x53 && value[at + 1] === 0x5a && length === 4 && at + 8 <= end) return view.getUint32(at + 4, true);
-    at += 4 + length;
-  }
-  return null;
+  return snapshotSize(value);
 }
 
 async function fetchText(url, meter, name) {
@@ -180,10 +171,10 @@ async function withoutDownloads(start, run) {
 }
 
 async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
-  // Inflated on another thread as it comes in. loadPyodide waits for _loadSnapshot before it runs
+  // Decoded on another thread once it is in. loadPyodide waits for _loadSnapshot before it runs
   // Pyodide's script and instantiates the wasm (it sizes the heap from it): it gets at once an
-  // array of the snapshot's size, from the gzip header, which is filled once the module is made
-  // (below), so that all that goes on while the snapshot comes in and is inflated. (An array on a
+  // array of the snapshot's size, from the frame header, which is filled once the module is made
+  // (below), so that all that goes on while the snapshot comes in and is decoded. (An array on a
   // resizable buffer, which needs no size, was refused: Pyodide's restore decodes text from it,
   // and TextDecoder takes no resizable buffer.) Without the size it waits for the bytes.
   const snapshot = decodeSnapshot(request, meter);
@@ -246,7 +237,7 @@ async function start(message) {
   const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"];
   const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
   // The snapshot's download starts first (its address carries its hash: any cached copy is right).
-  const snapshotRequest = message.snapshotURL && message.lockInfo && typeof DecompressionStream === "function"
+  const snapshotRequest = message.snapshotURL && message.lockInfo
     ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
   if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
   meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : wheelFiles);
