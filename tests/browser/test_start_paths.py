@@ -126,7 +126,7 @@ QUIET_START = """async ([prefix, snapshotURL]) => {
   const client = startSim(document.body.dataset, { snapshotURL, restartAfterMs: 1500, onProgress: (stage) => stages.push(stage) });
   await client.ready;
   const result = { via: client.via, stages, seconds: (performance.now() - t0) / 1000, start: await client.call('start', { prefix }) };
-  client.worker.terminate();
+  client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
   return result;
 }"""
 
@@ -175,7 +175,7 @@ SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
     await client.ready;
     Object.assign(result, { via: client.via, start: await client.call('start', { prefix }) });
   }
-  client.worker.terminate();
+  client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
   return result;
 }"""
 
