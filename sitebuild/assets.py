@@ -22,10 +22,10 @@ PYODIDE_FILES = (
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
-# under static/js/vendor/ with the package's license on top: fzstd decodes the snapshots
+# under static/js/vendor/ with the package's license on top: zstddec decodes the snapshots
 # (site/static/js/snapshot-inflate.js).
 VENDORED_JS = {
-    "vendor/fzstd.js": ("fzstd", "esm/index.mjs"),
+    "vendor/zstddec.js": ("zstddec", "dist/zstddec.mjs"),
 }
 
 

@@ -2,7 +2,7 @@
 
 The snapshots are stored as one Zstandard frame each (`<lang>.snapshot.zst`, compress_snapshot): the
 frame's header carries the snapshot's own size, which the worker reads from the first bytes, and
-the worker decodes them with fzstd (site/static/js/snapshot-inflate.js). The bytes depend only on
+the worker decodes them with zstddec (site/static/js/snapshot-inflate.js). The bytes depend only on
 the snapshot, and any static host serves them as they are. Each is a delta against the wasm's data
 segments (site/static/js/snapshot-delta.js; make_runtime.mjs writes it).
 """
@@ -26,9 +26,9 @@ SCRIPT = HERE / "make_runtime.mjs"
 HELPER = HERE / "in_pyodide.py"
 # Zstandard rather than gzip (issue 24): at level 18 the en snapshot is 2.40 MB against gzip's
 # 2.97 MB (libdeflate at level 10, the best gzip here), 0.9 s less on a 5 Mbit/s link. The price
-# is in the page: fzstd (24 kB of JavaScript) decodes it in a fresh page of Chromium in 0.41-0.48 s
-# against DecompressionStream's 0.29-0.31 s for the gzip (1.0-1.5 s against 1.0-1.2 s at 4x CPU
-# throttling), and only once all of it is in (docs/testing.md has the start-up either way).
+# was in the page with fzstd (JavaScript): 0.41-0.48 s to decode in a fresh page of Chromium
+# against DecompressionStream's 0.29-0.31 s for the gzip; zstddec (zstd's decoder in WebAssembly)
+# takes about half of DecompressionStream's time (docs/testing.md has the start-up either way).
 # Level 18 costs 6 s of CPU per snapshot (gzip 1.8 s); 19 saves 8 kB more for 0.9 s, 17 loses 90 kB
 # for 1.8 s less (measured on the en snapshot). A snapshot's making is cached (.cache/runtime/).
 ZSTD_LEVEL = 18
@@ -99,8 +99,8 @@ def compress_snapshot(raw: bytes) -> bytes:
     """One Zstandard frame of raw (ZSTD_LEVEL) with raw's size in its header (the worker reads it
     from the first bytes, to hand Pyodide an array of that size at once) and no checksum (the
     snapshot's token and Pyodide's restore check what it holds). Its window spans the whole
-    snapshot, so the frame is a single segment, which fzstd decodes straight into its output
-    (0.13 s instead of 0.18 s in Node, for 120 bytes more)."""
+    snapshot, so the frame is a single segment (a decoder writes it straight into its output),
+    for 120 bytes more."""
     window_log = min(max(len(raw) - 1, 1 << 10).bit_length(), 27)
     params = zstandard.ZstdCompressionParameters.from_level(
         ZSTD_LEVEL, source_size=len(raw), window_log=window_log, write_content_size=True, write_checksum=False)

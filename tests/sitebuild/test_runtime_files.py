@@ -115,7 +115,7 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
 
 
 # The built snapshot-inflate.js in Node: the size it reads from the first bytes, and the bytes it
-# decodes (fzstd, vendored into the site), as sha256.
+# decodes (zstddec, vendored into the site), as sha256.
 READ_SNAPSHOT = """
 import fs from "node:fs";
 import crypto from "node:crypto";
@@ -147,14 +147,15 @@ def test_snapshots_are_one_zstandard_frame_with_their_size_in_the_header(built_s
                                           "sha256": hashlib.sha256(raw).hexdigest()}, lang
 
 
-def test_the_snapshot_decoder_is_npm_fzstd_as_pinned_with_its_license(built_site):
-    shipped = (built_site / "static/js/vendor/fzstd.js").read_text(encoding="utf-8")
-    npm = PYODIDE_PACKAGE.parent / "fzstd"
-    pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["fzstd"]
+def test_the_snapshot_decoder_is_npm_zstddec_as_pinned_with_its_license(built_site):
+    shipped = (built_site / "static/js/vendor/zstddec.js").read_text(encoding="utf-8")
+    npm = PYODIDE_PACKAGE.parent / "zstddec"
+    pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["zstddec"]
     assert json.loads((npm / "package.json").read_text())["version"] == pinned
     notice, code = shipped.split("*/\n", 1)
-    assert code == (npm / "esm/index.mjs").read_text(encoding="utf-8")
-    assert f"fzstd {pinned}" in notice and "Copyright (c) 2020 Arjun Barrett" in notice
+    assert code == (npm / "dist/zstddec.mjs").read_text(encoding="utf-8")
+    assert f"zstddec {pinned}" in notice and "Copyright (c) 2020 Don McCurdy" in notice
+    assert "Yann Collet" in code  # zstd's own BSD notice, which the package carries
 
 
 def test_a_missing_npm_package_the_page_imports_is_named_with_what_to_do(monkeypatch):

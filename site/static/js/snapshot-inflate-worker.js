@@ -1,6 +1,9 @@
-// The worker that inflates the snapshot (snapshot-inflate.js): it gets the snapshot's bytes as
-// {chunk} messages, then {done}, and answers {bytes} (moved) or {error}.
-import { inflate } from "./snapshot-inflate.js";
+// The worker that decodes the snapshot (snapshot-inflate.js): it gets the snapshot's bytes as
+// {chunk} messages, then {done}, and answers {bytes} (moved) or {error}. Its decoder's
+// WebAssembly is compiled at once, while the bytes come in.
+import { inflate, zstdDecoder } from "./snapshot-inflate.js";
+
+zstdDecoder().catch(() => {}); // a failure is inflate's to report
 
 let input;
 const stream = new ReadableStream({ start: (controller) => { input = controller; } });
