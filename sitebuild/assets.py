@@ -70,19 +70,11 @@ def vendored_js(rel: str) -> bytes:
 def copy_static(source: Path, out: Path, leave_out: str | None = None) -> dict[str, str]:
     """Copy site/static to /static and return each file's cache-busting version.
     leave_out: a folder of sources the build makes other files from (the style sheets')."""
-    versions = {}
-    for path in sorted(source.rglob("*")):
-        rel = path.relative_to(source).as_posix()
-        if path.is_file() and not (leave_out and rel.startswith(leave_out + "/")):
-            data = path.read_bytes()
-            target = out / "static" / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            versions[rel] = short_hash(data)
-    for rel in VENDORED_JS:
-        data = vendored_js(rel)
-        target = out / "static" / "js" / rel
+    files = {path.relative_to(source).as_posix(): path for path in sorted(source.rglob("*")) if path.is_file()}
+    contents = {rel: path.read_bytes() for rel, path in files.items() if not (leave_out and rel.startswith(leave_out + "/"))}
+    contents |= {f"js/{rel}": vendored_js(rel) for rel in VENDORED_JS}
+    for rel, data in contents.items():
+        target = out / "static" / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-        versions[f"js/{rel}"] = short_hash(data)
-    return versions
+    return {rel: short_hash(data) for rel, data in contents.items()}

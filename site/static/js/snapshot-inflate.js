@@ -13,7 +13,6 @@
 // starts again after 12 s of quiet; once it was here: the .wasm instantiated, the snapshot never
 // read. A worker that fails to load no longer costs the snapshot either.) Where no worker can be
 // started, the same code decodes here.
-import { ZSTDDecoder } from "./vendor/zstddec.js";
 
 export const GRACE_MS = 2000;
 
@@ -38,20 +37,23 @@ export function snapshotSize(bytes) {
 // policy (connect-src 'self') refuses, so that one fetch is answered here from the address's own
 // bytes (compiling it is allowed: 'wasm-unsafe-eval'). init() calls fetch at once, so fetch is
 // replaced only for that call: anything else that wraps fetch meanwhile (sim-worker.js does)
-// is left as it is. Started once, as soon as it is asked for.
+// is left as it is. Started once, as soon as it is asked for; imported only then, so that the
+// sim worker, which imports this module but decodes here only when its decoding worker cannot,
+// does not wait for the decoder's 76 kB before it starts.
 let decoder = null;
 export function zstdDecoder() {
-  if (decoder) return decoder;
-  const zstd = new ZSTDDecoder();
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = (input) => Promise.resolve(new Response(
-    Uint8Array.from(atob(String(input).split(",")[1]), (c) => c.charCodeAt(0)),
-    { headers: { "Content-Type": "application/wasm" } }));
-  try {
-    decoder = zstd.init().then(() => zstd);
-  } finally {
-    globalThis.fetch = realFetch;
-  }
+  decoder ||= import("./vendor/zstddec.js").then(({ ZSTDDecoder }) => {
+    const zstd = new ZSTDDecoder();
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input) => Promise.resolve(new Response(
+      Uint8Array.from(atob(String(input).split(",")[1]), (c) => c.charCodeAt(0)),
+      { headers: { "Content-Type": "application/wasm" } }));
+    try {
+      return zstd.init().then(() => zstd);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
   return decoder;
 }
 
