@@ -106,6 +106,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    # One connection per request (HTTP/1.0), and a page opens its files six at a time while the
+    # service worker fetches the rest: socketserver's default backlog of 5 can overflow, and a
+    # dropped connection waits a second or more for its retry.
+    request_queue_size = 128
+
+
 def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = True, handler=None,
                 prefix: str = "/"):
     """A threaded server for root at prefix; handler defaults to the static SiteHandler."""
@@ -113,6 +120,6 @@ def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, verbose: 
         raise ValueError(f"prefix {prefix!r}: a path that starts and ends with '/'")
     handler = handler or functools.partial(type("PrefixedHandler", (SiteHandler,), {"prefix": prefix}),
                                            directory=str(root))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server = SiteServer((host, port), handler)
     server.verbose = verbose
     return server

@@ -86,7 +86,9 @@ def check(phases: dict, started: float) -> None:
           f"stepped {online['stepped']:.1f} s, offline live and stepped {offline['stepped']:.1f} s "
           f"(the test: {time.monotonic() - started:.1f} s)"
           + "".join(f"; the {name} start went quiet and was started again" for name in ("online", "offline")
-                    if phases[name].get("restarted")))
+                    if phases[name].get("restarted"))
+          + (f"; the offline reload hung and a second navigation worked ({offline['reloadHung']})"
+             if offline.get("reloadHung") else ""))
 
 
 def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):

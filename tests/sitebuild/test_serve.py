@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import socket
 import threading
 import urllib.error
 import urllib.request
@@ -174,3 +175,21 @@ def test_a_save_made_while_the_dev_server_builds_is_caught_up(tmp_path):
     assert saved_since([site, single], 2_000) == [new]
     os.utime(single, (3_000, 3_000))
     assert saved_since([site, single], 2_000) == sorted([new, single])
+
+
+def test_a_burst_of_connections_is_queued_not_dropped(site):
+    """A page opens its files several at a time, each on its own connection, while its service worker
+    fetches the rest: 40 connections made while the server accepts none must all be queued at once
+    (with socketserver's backlog of 5 the rest wait for TCP's retry, a second or more)."""
+    server = make_server(site, "127.0.0.1", 0, verbose=False)  # not serving: nothing is accepted
+    sockets = []
+    try:
+        for index in range(40):
+            connection = socket.socket()
+            connection.settimeout(0.5)
+            sockets.append(connection)
+            connection.connect(server.server_address)  # times out once the queue is full
+    finally:
+        for connection in sockets:
+            connection.close()
+        server.server_close()
