@@ -177,14 +177,14 @@ def test_a_save_made_while_the_dev_server_builds_is_caught_up(tmp_path):
     assert saved_since([site, single], 2_000) == sorted([new, single])
 
 
-def test_a_burst_of_connections_is_queued_not_dropped(site):
+def test_a_burst_of_connections_is_queued_not_dropped(tmp_path):
     """A page opens its files several at a time, each on its own connection, while its service worker
     fetches the rest: 40 connections made while the server accepts none must all be queued at once
     (with socketserver's backlog of 5 the rest wait for TCP's retry, a second or more)."""
-    server = make_server(site, "127.0.0.1", 0, verbose=False)  # not serving: nothing is accepted
+    server = make_server(tmp_path, "127.0.0.1", 0, verbose=False)  # not serving: nothing is accepted
     sockets = []
     try:
-        for index in range(40):
+        for _ in range(40):
             connection = socket.socket()
             connection.settimeout(0.5)
             sockets.append(connection)
