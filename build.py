@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from pathlib import Path
 
 from corpus.sources import CORPUS_ENV, corpus_dir
@@ -59,6 +58,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def report_failure(err: BuildError, opts: Options, show_traceback: bool) -> None:
     if show_traceback:
+        import traceback
+
         traceback.print_exception(err)
     print(f"build failed: {err}", file=sys.stderr)
     if err.exit_code == 1 and opts.out.exists():

@@ -14,7 +14,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import BuildError
-from .frontmatter import key_line
 
 EXAMPLE = "https://example.org/courses/specdec/"
 FIX = f"give the address the site's root is published at, e.g. {EXAMPLE}"
@@ -66,6 +65,8 @@ def from_meta(value, meta_path: Path) -> str:
     why = "is not a string" if not isinstance(value, str) else problem(value)
     if why:
         shown = value if isinstance(value, str) else repr(value)
+        from .frontmatter import key_line  # here: build.py imports this module, and tomllib with frontmatter
+
         raise BuildError(f"base_url {shown!r} {why}", file=meta_path, line=key_line(meta_path, "base_url"),
                          fix=FIX + ", or remove the line to publish without one")
     return normalised(value)

@@ -7,8 +7,6 @@ build_pages does. The line is in the file's own numbering, so an editor can jump
 
 from __future__ import annotations
 
-import difflib
-import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,6 +24,8 @@ def shown(path: Path | str) -> str:
 
 def nearest(name: str, known, n: int = 3) -> str:
     """The known names closest to a misspelt one, for 'did you mean' hints."""
+    import difflib  # here, not at the top: every build.py, an up-to-date one too, imports this module
+
     close = difflib.get_close_matches(name, sorted(known), n=n, cutoff=0.6)
     return ", ".join(close)
 
@@ -153,6 +153,8 @@ def _innermost_line(err: BaseException, file: Path | str | None) -> tuple[Path |
 
     if isinstance(err, jinja2.TemplateSyntaxError):
         return (err.filename or file), err.lineno
+    import traceback
+
     frames = traceback.extract_tb(err.__traceback__)
     for frame in reversed(frames):
         if frame.filename == "<template>":

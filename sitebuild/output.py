@@ -10,9 +10,6 @@ changes nothing.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -70,6 +67,10 @@ def staged(out: Path):
 
     The caller writes MARKER into the stage; a stage without one is not swapped in.
     """
+    import shutil  # here: a build that finds the site up to date stages nothing
+    import tempfile
+    import uuid
+
     out = check_target(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
