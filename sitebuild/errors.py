@@ -149,12 +149,12 @@ def _innermost_line(err: BaseException, file: Path | str | None) -> tuple[Path |
     Jinja rewrites tracebacks so that template code shows as frames of the template file
     ("<template>" for a string); the innermost such frame is the line the author wrote.
     """
+    import traceback
+
     import jinja2
 
     if isinstance(err, jinja2.TemplateSyntaxError):
         return (err.filename or file), err.lineno
-    import traceback
-
     frames = traceback.extract_tb(err.__traceback__)
     for frame in reversed(frames):
         if frame.filename == "<template>":

@@ -10,6 +10,7 @@ changes nothing.
 from __future__ import annotations
 
 import os
+import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -67,8 +68,7 @@ def staged(out: Path):
 
     The caller writes MARKER into the stage; a stage without one is not swapped in.
     """
-    import shutil  # here: a build that finds the site up to date stages nothing
-    import tempfile
+    import tempfile  # here: a build that finds the site up to date stages nothing
     import uuid
 
     out = check_target(out)
