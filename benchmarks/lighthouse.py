@@ -1,16 +1,16 @@
 """Lighthouse (the version package.json pins) on the built site: mobile and desktop, both languages.
 
-    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port 8830]
+    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port 8830] [--tasks]
 
 Serves the built site with the production headers and gzip, as a static host answers
 (throttled_server, on an unthrottled link: Lighthouse simulates its own), runs Lighthouse's command
 line in Debian's Chromium for /en/specdec/ and /zh/specdec/ with its mobile defaults (4x CPU
 throttling, simulated slow 4G) and its desktop preset, and prints the four category scores and
-the total blocking time; with --runs N, the median of N runs. With --tasks, each run's long
-tasks after it (Lighthouse's own list: when each starts and how long it takes, on its simulated
-4x-throttled timeline, and the script it names, if any) and its main-thread time by kind: where a
-blocking time comes from. Issue 19's targets: mobile
-performance >= 98 on both languages (desktop 100) and TBT <= 150 ms. The machine is shared:
+the total blocking time; with --runs N, the median of N runs. With --tasks, under each row,
+each run's long tasks (Lighthouse's own list: when each starts and how long it takes on its
+simulated 4x-throttled timeline, and the script it names, if any) and its main-thread time by
+kind: where a blocking time comes from. Issue 19's targets: mobile performance >= 98 on both
+languages (desktop 100) and TBT <= 150 ms. The machine is shared:
 compare figures from one run with each other, not with another day's.
 """
 
