@@ -5,9 +5,11 @@ and the loading message, which counts the bytes fetched and then names the stage
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import random
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ import zstandard
 from helpers.benchpage import DEBUG_HOOKS
 
 from sim.session import open_session
+from sitebuild.serve import SiteHandler, make_server
 from sitebuild.runtime.maker import compress_snapshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
@@ -36,7 +39,7 @@ def snapshot_file(built_site, lang):
     return path
 
 
-def open_page(browser, site_url, lang, route=None, init_script=None):
+def open_page(browser, site_url, lang, route=None, init_script=None, live=True):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
     if init_script:
@@ -49,7 +52,8 @@ def open_page(browser, site_url, lang, route=None, init_script=None):
     page.on("console", lambda m: (page.console_errors if m.type == "error" else page.warnings).append(m.text))
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     page.goto(f"{site_url}{lang}/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    if live:
+        page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
     return context, page
 
 
@@ -77,26 +81,63 @@ RECORD_STATUS = """() => {
 DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
 
 
+class HeldSnapshotSite:
+    """The built site on a server of the test's own that holds each answer for a snapshot until
+    release(): a reader on a real link reads the loading message while the snapshot comes in, and
+    on localhost every file could be in before the bench's scripts have drawn the message at all
+    (the worker starts first; the message then names only the last stage, as it did in a CI run).
+    Held by the server, not by a Playwright route: a route on the page's context kept the nested
+    decoding worker's script from loading."""
+
+    def __init__(self, root: Path):
+        released = self.released = threading.Event()
+
+        class Handler(SiteHandler):
+            def do_GET(self):
+                if self.path.split("?")[0].endswith(".snapshot.zst"):
+                    released.wait(TIMEOUT_MS / 1000)
+                super().do_GET()
+
+        self.server = make_server(root, "127.0.0.1", 0, verbose=False,
+                                  handler=functools.partial(Handler, directory=str(root)))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(
-        browser, site_url, built_site, lang):
+def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(browser, built_site, lang):
     """One first visit per language (a fresh context): what the worker fetched and restored, and
-    what the loading message said on the way (it counts the bytes fetched, then fills its bar)."""
-    context, page = open_page(browser, site_url, lang, init_script=f"({RECORD_STATUS})()")
-    log = page.evaluate("window.statusLog")  # up to live
-    sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
-    got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
-    assert got["via"] == "snapshot"
-    # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
-    # (all of it imported in the snapshot) and the lock (no package to install) stay unfetched.
-    runtime = sorted(u.split("/")[-1] for u in page.requests_seen
-                     if "/py/" in u or "/pyodide/" in u or "/models/" in u)
-    snapshot = snapshot_file(built_site, lang).name
-    assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
-    assert sum(u.split("?")[0].endswith("/snapshot-inflate-worker.js") for u in page.requests_seen) == 1  # inflated there
-    assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
-    assert not page.console_errors, page.console_errors
-    context.close()
+    what the loading message said on the way (it counts the bytes fetched while the snapshot is
+    held back, then fills its bar)."""
+    site = HeldSnapshotSite(built_site)
+    try:
+        context, page = open_page(browser, site.url, lang, init_script=f"({RECORD_STATUS})()", live=False)
+        page.wait_for_function("(pattern) => (window.statusLog || []).some((e) => new RegExp(pattern).test(e[1]))",
+                               arg=DOWNLOAD[lang], timeout=TIMEOUT_MS)
+        site.released.set()
+        page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+        log = page.evaluate("window.statusLog")  # up to live
+        sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
+        got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
+        assert got["via"] == "snapshot"
+        # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
+        # (all of it imported in the snapshot) and the lock (no package to install) stay unfetched.
+        runtime = sorted(u.split("/")[-1] for u in page.requests_seen
+                         if "/py/" in u or "/pyodide/" in u or "/models/" in u)
+        snapshot = snapshot_file(built_site, lang).name
+        assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
+        inflated_there = [u for u in page.requests_seen if u.split("?")[0].endswith("/snapshot-inflate-worker.js")]
+        assert len(inflated_there) == 1, page.requests_seen
+        assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
+        assert not page.console_errors, page.console_errors
+        context.close()
+    finally:
+        site.close()
     check_loading_message(log, sizes, lang)
 
 
