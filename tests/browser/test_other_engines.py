@@ -88,13 +88,21 @@ def check(phases: dict, started: float) -> None:
           + "".join(f"; the {name} start went quiet and was started again" for name in ("online", "offline")
                     if phases[name].get("restarted"))
           + (f"; the offline reload hung and a second navigation worked ({offline['reloadHung']})"
-             if offline.get("reloadHung") else ""))
+             if offline.get("reloadHung") else "")
+          + (f"; a first run failed after Firefox stalled ({phases['stalledFirst']}) and a fresh one passed"
+             if phases.get("stalledFirst") else ""))
 
 
-def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):
-    engine([FIREFOX], "SPECDEC_NO_FIREFOX", "Firefox")
-    started = time.monotonic()
-    job = tmp_path / "job.json"
+class FirefoxStalled(AssertionError):
+    """The smoke run failed after Firefox's own stall (below)."""
+
+
+def firefox_smoke(built_site: Path, work: Path) -> dict:
+    """One run of firefox_smoke.mjs against a server of its own; its phases, or an AssertionError
+    (FirefoxStalled when the run had first met Firefox's stall)."""
+    site = Site(built_site)
+    work.mkdir()
+    job = work / "job.json"
     job.write_text(json.dumps({"firefox": FIREFOX, "url": site.url, "live": LIVE, "stepped": STEPPED,
                                "kept": KEPT, "hooks": LOAD_DEBUG_HOOKS, "timeoutMs": PYODIDE_TIMEOUT_MS}))
     node = subprocess.Popen(["node", str(HERE / "firefox_smoke.mjs"), str(job)], cwd=REPO, text=True,
@@ -103,7 +111,9 @@ def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):
     try:
         for line in node.stdout:
             phase = json.loads(line)
-            assert phase["phase"] != "error", phase["error"]
+            if phase["phase"] == "error":
+                stalled = phases.get("online", {}).get("restarted") or "stage-restarted@" in phase["error"]
+                raise (FirefoxStalled if stalled else AssertionError)(phase["error"])
             phases[phase["phase"]] = phase
             if phase["phase"] == "online":
                 site.go_offline()
@@ -116,7 +126,26 @@ def test_firefox_goes_live_steps_and_works_offline(site, tmp_path):
     finally:
         node.stdin.close()
         node.wait(timeout=60)
+        site.go_offline()
     phases["engine"] += " " + phases["online"]["version"]
+    return phases
+
+
+def test_firefox_goes_live_steps_and_works_offline(built_site, tmp_path):
+    """Firefox 153 under a loaded machine (seen with another process writing to disk) now and then
+    stalls a page for 13 s or more: a server-side log showed every byte of the start sent in the
+    first half second and nothing reaching the page until its watchdog started the worker again
+    (sim-client.js), and after such a stall the offline reload could hang for good, in the same
+    tab or a new one. The page's recovery online is said in the output, not failed. A run that
+    fails after that stall is run once more, whole, in a fresh Firefox and profile, which must
+    pass; any other failure, or a second one, fails."""
+    engine([FIREFOX], "SPECDEC_NO_FIREFOX", "Firefox")
+    started = time.monotonic()
+    try:
+        phases = firefox_smoke(built_site, tmp_path / "first")
+    except FirefoxStalled as stall:
+        phases = firefox_smoke(built_site, tmp_path / "again")
+        phases["stalledFirst"] = str(stall).splitlines()[0][:200]
     check(phases, started)
 
 
