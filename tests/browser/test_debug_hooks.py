@@ -25,7 +25,7 @@ def test_no_page_module_imports_the_debug_hooks_but_on_request():
 
 
 def test_a_readers_page_runs_a_try_it_without_the_hooks_and_a_tests_page_has_them(browser, site_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce", service_workers="block")
     page = context.new_page()
     fetched = []
     page.on("request", lambda r: fetched.append(r.url))
@@ -38,7 +38,7 @@ def test_a_readers_page_runs_a_try_it_without_the_hooks_and_a_tests_page_has_the
     assert not [url for url in fetched if url.endswith("debug.js")]
     context.close()
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce", service_workers="block")
     context.add_init_script(DEBUG_HOOKS)
     page = context.new_page()
     page.goto(f"{site_url}en/specdec/")
