@@ -9,7 +9,7 @@ throttling, simulated slow 4G) and its desktop preset, and prints the four categ
 the total blocking time; with --runs N, the median of N runs. With --tasks, under each row,
 each run's long tasks (Lighthouse's own list: when each starts and how long it takes on its
 simulated 4x-throttled timeline, and the script it names, if any) and its main-thread time by
-kind: where a blocking time comes from. Issue 19's targets: mobile performance >= 98 on both
+kind: where a blocking time comes from, and the audits each category below 100 missed. Issue 19's targets: mobile performance >= 98 on both
 languages (desktop 100) and TBT <= 150 ms. The machine is shared:
 compare figures from one run with each other, not with another day's.
 """
@@ -53,7 +53,17 @@ def lighthouse(url: str, desktop: bool) -> dict:
     tasks = [(item["startTime"], item["duration"], item.get("url", "").rsplit("/", 1)[-1].split("?")[0] or "(the page)")
              for item in audits["long-tasks"]["details"]["items"]]
     work = [(item["groupLabel"], item["duration"]) for item in audits["mainthread-work-breakdown"]["details"]["items"]]
-    return {**scores, "tbt_ms": audits["total-blocking-time"]["numericValue"], "tasks": tasks, "work": work}
+    # What each category below 100 lost points on: its audits that did not pass, with what they name.
+    missed = {}
+    for category in CATEGORIES:
+        for ref in report["categories"][category]["auditRefs"]:
+            audit = audits[ref["id"]]
+            if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
+                items = (audit.get("details") or {}).get("items") or []
+                named = [str((item.get("node") or {}).get("snippet") or item.get("url") or "")[:100] for item in items[:3]]
+                missed.setdefault(category, []).append(f"{ref['id']} ({audit['score']}): {'; '.join(n for n in named if n)}")
+    return {**scores, "tbt_ms": audits["total-blocking-time"]["numericValue"], "tasks": tasks, "work": work,
+            "missed": missed}
 
 
 def print_tasks(run: dict) -> None:
@@ -62,6 +72,9 @@ def print_tasks(run: dict) -> None:
     for start, duration, script in sorted(run["tasks"]):
         print(f"      {start:8.0f} {duration:6.0f}  {script}")
     print("    main thread: " + ", ".join(f"{label} {ms:.0f} ms" for label, ms in run["work"]))
+    for category, missed in run["missed"].items():
+        for line in missed:
+            print(f"    {category} missed: {line}")
 
 
 def main() -> None:
