@@ -5,13 +5,15 @@
 // - One cache per build (specdec-<BUILD>), holding only this build's bytes: every file is checked
 //   against its hash in FILES before it is stored. Older builds' caches go when this one activates.
 // - Pages: the network first (a page from the network is checked against this build's hash);
-//   offline, the cached page. A page that is not this build's (a new build is deployed, or the
+//   offline, or with no answer from the network within NETWORK_WAIT_MS (a connection that takes
+//   requests and answers none: a crowded lecture hall's wifi), the cached page. A page that is not this build's (a new build is deployed, or the
 //   development server, which adds its reload script) means this worker is out of date: it
 //   empties its cache, so it serves nothing of its own build again. The browser finds the new build's
 //   worker itself (its update check after a navigation); this worker never asks for it.
 // - Files of this build (by path; a `?v=` version that is not this build's passes through): the
 //   cache first, else the network (stored if its bytes are this build's).
-// - The runtime's .wasm: the network (the browser's HTTP cache) first, then the cache (see below).
+// - The runtime's .wasm: the network (the browser's HTTP cache) first, then the cache (see below),
+//   also after NETWORK_WAIT_MS without an answer.
 // - Anything else (another origin, a host page around an embed, the development server's reload
 //   channel, a file this build does not have) is not touched: the browser fetches it as usual.
 const BUILD = "__BUILD__";
@@ -22,6 +24,11 @@ const ROOT = new URL("./", self.location.href).href;
 // Named by their content, so the browser's HTTP cache may answer for them without asking.
 const IMMUTABLE = /^(py|pyodide)\//;
 const WASM = /^pyodide\/.*\.wasm$/;
+// How long a page or the .wasm waits for the network's answer (its headers) when this worker holds
+// a copy: past it the copy is served. The network's answer, when it comes, is not used for that
+// visit (a page of a newer build arriving then could otherwise retire this build's files while
+// the copy's page still loads them: a mix of two builds).
+const NETWORK_WAIT_MS = 4000;
 // Set once a page from the network is not this build's: from then on this worker stores nothing.
 // The browser may stop this worker and start it again (a fresh `retired`), so a retired worker
 // is also known by its cache being gone: it made the cache at install and deletes it on retiring.
@@ -87,16 +94,28 @@ function pathOf(url) {
   return url.href.startsWith(ROOT) ? decodeURI(url.pathname).slice(new URL(ROOT).pathname.length) : null;
 }
 
-async function page(request, path) {
-  let response;
+// The network's answer, or the cached copy when the network fails or keeps it waiting past
+// NETWORK_WAIT_MS: {response, fromNetwork}. Without a copy, the network's answer however late.
+async function networkOrCopy(request, path) {
+  const network = fetch(request);
+  const cached = await caches.match(ROOT + path, { cacheName: CACHE });
+  if (!cached) return { response: await network, fromNetwork: true };
+  network.catch(() => {}); // a late failure, once the copy was served, is nobody's business
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, NETWORK_WAIT_MS, null); });
   try {
-    response = await fetch(request);
-  } catch (error) {
-    const cached = await caches.match(ROOT + path, { cacheName: CACHE });
-    if (cached) return cached;
-    throw error;
+    const response = await Promise.race([network, late]);
+    return response ? { response, fromNetwork: true } : { response: cached, fromNetwork: false };
+  } catch {
+    return { response: cached, fromNetwork: false };
+  } finally {
+    clearTimeout(timer);
   }
-  if (retired) return response;
+}
+
+async function page(request, path) {
+  const { response, fromNetwork } = await networkOrCopy(request, path);
+  if (!fromNetwork || retired) return response;
   if (await isOurs(response.clone(), path)) {
     const cache = await caches.open(CACHE);
     await cache.put(ROOT + path, response.clone());
@@ -130,8 +149,7 @@ self.addEventListener("fetch", (event) => {
   // Cache Storage first against 1.05 s this way (medians of 6 warm visits, interleaved; 1.2 s with
   // no service worker). Not for compiled code: a trace shows Chrome compiles it again either way.
   if (WASM.test(path)) {
-    event.respondWith(fetch(request).catch((error) => caches.match(ROOT + path, { cacheName: CACHE })
-      .then((cached) => cached || Promise.reject(error))));
+    event.respondWith(networkOrCopy(request, path).then(({ response }) => response));
     return;
   }
   const version = url.searchParams.get("v");

@@ -2,7 +2,8 @@
 written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, checked by their hashes.
 
 - A reader who opened the page once reloads it with the network off: the bench goes live from the
-  snapshot and steps.
+  snapshot and steps. So does a reload on a connection that takes requests and answers none (a
+  crowded wifi): the worker serves its copy once the network has kept the page waiting 4 s.
 - A new build on the host: the next online visit runs the new build's files only (never the old
   worker's cached copies), and the new service worker takes over.
 - The embed in a course page on another origin goes live with the service worker present, and the
@@ -11,8 +12,10 @@ written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, chec
 
 from __future__ import annotations
 
+import functools
 import shutil
 import threading
+import time
 
 import pytest
 from helpers.benchpage import DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
@@ -21,7 +24,7 @@ from helpers.service_worker import KEPT
 
 from sitebuild import assets
 from sitebuild.runtime import offline
-from sitebuild.serve import make_server
+from sitebuild.serve import SiteHandler, make_server
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +65,48 @@ def test_after_one_visit_the_page_and_its_bench_work_offline(browser, own_site):
     page.locator("#b button.b-step").click()
     page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']", state="attached")
     context.close()
+
+
+class Unanswering(SiteHandler):
+    """Answers as the site does until `silent` is set, then takes requests and answers none until
+    it is cleared (each request waits for it, up to a minute)."""
+    silent = None  # a threading.Event, set per server
+
+    def do_GET(self):
+        deadline = time.monotonic() + 60
+        while self.silent.is_set() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if time.monotonic() < deadline:
+            super().do_GET()
+
+
+NETWORK_WAIT_S = 4  # the service worker's NETWORK_WAIT_MS
+
+
+def test_on_a_connection_that_answers_nothing_the_page_comes_from_the_copy(browser, built_site):
+    silent = threading.Event()
+    handler = functools.partial(type("Silent", (Unanswering,), {"silent": silent}), directory=str(built_site))
+    server = make_server(built_site, "127.0.0.1", 0, verbose=False, handler=handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
+    try:
+        page, kept = live_once(context, f"http://127.0.0.1:{server.server_address[1]}/en/specdec/")
+        assert kept["active"]
+        silent.set()
+        asked = time.monotonic()
+        page.reload(timeout=PYODIDE_TIMEOUT_MS)
+        served = time.monotonic() - asked
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+        assert NETWORK_WAIT_S <= served < NETWORK_WAIT_S + 20, served  # it waited for the network, then stopped
+        assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 0
+        page.locator("#b button.b-step").click()
+        page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']", state="attached")
+    finally:
+        silent.clear()
+        context.close()
+        server.shutdown()
+        server.server_close()
 
 
 def rebuild_in_place(site):
