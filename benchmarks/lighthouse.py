@@ -63,12 +63,15 @@ def lighthouse(url: str, desktop: bool) -> dict:
                 named = [str((item.get("node") or {}).get("snippet") or item.get("url") or "")[:100] for item in items[:3]]
                 missed.setdefault(category, []).append(f"{ref['id']} ({audit['score']}): {'; '.join(n for n in named if n)}")
     return {**scores, "tbt_ms": audits["total-blocking-time"]["numericValue"], "tasks": tasks, "work": work,
-            "missed": missed}
+            "missed": missed, "benchmark_index": report["environment"]["benchmarkIndex"]}
 
 
 def print_tasks(run: dict) -> None:
     """One run's long tasks, in the order they start, and its main-thread time by kind."""
-    print(f"    run: TBT {run['tbt_ms']:.0f} ms; long tasks (start ms, duration ms, script):")
+    # Lighthouse's own measure of the machine's speed in that run (higher is faster): its
+    # simulated 4x CPU slows what it observed, so a busy host inflates TBT with it.
+    print(f"    run: TBT {run['tbt_ms']:.0f} ms, performance {run['performance']}, machine's benchmark index "
+          f"{run['benchmark_index']:.0f}; long tasks (start ms, duration ms, script):")
     for start, duration, script in sorted(run["tasks"]):
         print(f"      {start:8.0f} {duration:6.0f}  {script}")
     print("    main thread: " + ", ".join(f"{label} {ms:.0f} ms" for label, ms in run["work"]))
