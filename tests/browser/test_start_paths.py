@@ -181,7 +181,7 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, b
     def answer_the_second(route):
         asked.append(route.request.url)
         if len(asked) > 1:
-            fulfil_with(own, {})(route)  # the first is left unanswered
+            send_on(site_url + own.relative_to(built_site).as_posix())(route)  # the first is left unanswered
 
     page.route("**/py/test-quiet.snapshot.zst", answer_the_second)
     page.goto(f"{site_url}en/specdec/")
@@ -197,8 +197,8 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, b
 # does not match the page), and the page's own snapshot under another build's token (a page of a
 # new build that met an old build's snapshot). Each is refused with its reason and falls back to
 # the wheel. A last one gets the snapshot decoded, as the browser hands it over from a host that
-# sent the file with Content-Encoding (Playwright's fulfil does not decode a body, so the test
-# sends what the worker then sees): that one it uses. With
+# sent the file with Content-Encoding (the test's server sends the decoded bytes themselves, what
+# the worker then sees): that one it uses. With
 # `through` false the worker is stopped as soon as it reports the fallback (its reason given):
 # what follows is the same code for every refusal (sim-worker.js: start), so it runs to the end,
 # and answers as CPython does, after a whole restore (another build's token), the worker's state
@@ -223,46 +223,57 @@ SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
 }"""
 
 
-def fulfil_with(path: Path, headers: dict):
-    return lambda route: route.fulfill(status=200, path=path,
-                                       headers={"Content-Type": "application/octet-stream", **headers})
+def send_on(url: str):
+    """A route handler that has the browser fetch the request from `url` instead."""
+    return lambda route: route.continue_(url=url)
+
 
 
 def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
     own = snapshot_file(built_site, "en").read_bytes()
-    served = {  # name: (bytes sent, headers, why the worker refuses them)
-        "truncated": (own[: len(own) // 2], {}, "could not be read"),
-        "not-a-snapshot": (zstandard.compress(random.Random(1).randbytes(1 << 20)), {}, "magic number"),
-        "decoded": (zstandard.decompress(own), {}, None),
+    served = {  # name: (bytes sent, why the worker refuses them)
+        "truncated": (own[: len(own) // 2], "could not be read"),
+        "not-a-snapshot": (zstandard.compress(random.Random(1).randbytes(1 << 20)), "magic number"),
+        "decoded": (zstandard.decompress(own), None),
     }
-    for name, (body, headers, _) in served.items():
-        (tmp_path / name).write_bytes(body)
-        page.route(f"**/py/test-{name}.snapshot.zst", fulfil_with(tmp_path / name, headers))
+    # Served by a server of the test's own, the page's requests sent on to it by the browser:
+    # fulfilled through Playwright, the 31 MB decoded snapshot took 10 s to cross its protocol.
+    bodies = tmp_path / "bodies"
+    bodies.mkdir()
+    server = make_server(bodies, "127.0.0.1", 0, verbose=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    for name, (body, _) in served.items():
+        (bodies / name).write_bytes(body)
+        page.route(f"**/py/test-{name}.snapshot.zst", send_on(f"http://127.0.0.1:{server.server_address[1]}/{name}"))
     urls = {name: f"{site_url}py/test-{name}.snapshot.zst" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
     urls["other-build"] = site_url + snapshot_file(built_site, "en").relative_to(built_site).as_posix()
     tokens = {"other-build": "0123456789abcdef"}
     reasons = {"other-language": "does not match this page", "other-build": "does not match this page",
-               **{n: r for n, (_, _, r) in served.items()}}
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
-    expected = cpython_start(built_site, "en")
-    through = {"other-build", "decoded"}  # run to the end (the comment above says why)
-    refusal = lambda m: m.type == "warning" and "snapshot failed" in m.text  # noqa: E731
-    for name, url in urls.items():
-        args = [PREFIX["en"], url, tokens.get(name), name in through]
-        if reasons[name]:
-            with page.expect_console_message(refusal) as warning:
+               **{n: r for n, (_, r) in served.items()}}
+    try:
+        page.goto(f"{site_url}en/specdec/")
+        page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+        expected = cpython_start(built_site, "en")
+        through = {"other-build", "decoded"}  # run to the end (the comment above says why)
+        refusal = lambda m: m.type == "warning" and "snapshot failed" in m.text  # noqa: E731
+        for name, url in urls.items():
+            args = [PREFIX["en"], url, tokens.get(name), name in through]
+            if reasons[name]:
+                with page.expect_console_message(refusal) as warning:
+                    got = page.evaluate(SNAPSHOT_AT, args)
+                assert got["reason"] and reasons[name] in got["reason"], (name, got)  # it got the bytes, and refused them
+                assert reasons[name] in warning.value.text, (name, warning.value.text)
+            else:
                 got = page.evaluate(SNAPSHOT_AT, args)
-            assert got["reason"] and reasons[name] in got["reason"], (name, got)  # it got the bytes, and refused them
-            assert reasons[name] in warning.value.text, (name, warning.value.text)
-        else:
-            got = page.evaluate(SNAPSHOT_AT, args)
-            assert got["reason"] is None, (name, got)
-        if name in through:
-            assert {"via": got["via"], "start": got["start"]} == {
-                "via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
-    assert not page.console_errors, page.console_errors
+                assert got["reason"] is None, (name, got)
+            if name in through:
+                assert {"via": got["via"], "start": got["start"]} == {
+                    "via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
+        assert not page.console_errors, page.console_errors
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 # A worker made as the client makes it (the client's own start message), but by hand: with the start message in its name and none
