@@ -9,18 +9,12 @@ from pathlib import Path
 import pytest
 from helpers.benchpage import DEBUG_HOOKS
 
-# --liftoff-only: V8 compiles WebAssembly (Pyodide) with its baseline compiler alone and never
-# optimises it again in the background. The suite is bound by the processor, and most of a page's
-# CPU is its start: a page opened and stepped ten times took 2.3 s of CPU against 3.1 s, and the
-# whole suite 292 s against 337-362 s on the same quiet machine. Python in the page runs slower per
-# call; no test times it (speed targets are the benchmarks', which keep V8's defaults).
 LAUNCH_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--js-flags=--liftoff-only",
 ]
 
 
