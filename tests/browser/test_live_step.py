@@ -21,8 +21,15 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
     status = page.locator("#b .b-status")
     page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS)
     assert "Python 3." in status.inner_text()
+    # Going live draws nothing again (the worker's first state is the build's: a redraw of every
+    # panel was the largest main-thread task of a phone's start); only the runtime line changes.
+    page.wait_for_selector("#b[data-mode=live]", state="attached")
+    page.evaluate("() => window.specdecBench.idle()")
+    assert bench.get_attribute("data-drawn") == "0"
+    assert "emscripten" in page.locator("#b .b-runtime-value").inner_text()
     page.locator("#b button.b-step").click()
     page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+    assert bench.get_attribute("data-drawn") == "1"
     assert bench.get_attribute("data-seed") == "1"
     assert page.locator("#b .b-tape .b-tok").count() >= 3
     assert page.locator("#b .b-slot--target").count() == 1

@@ -7,7 +7,8 @@
 //                               (message passing, JSON and Python included; benchmarks/browser_perf.py)
 //   the bench root's marks      data-steps, -rounds, -seed, -written once a state is drawn,
 //                               data-platform (the worker's Python, or the build's before it),
-//                               data-busy (the queue runs) and data-animating (a pass animates)
+//                               data-busy (the queue runs), data-animating (a pass animates) and
+//                               data-drawn (how many states were drawn since the hooks arrived)
 // and, heard from the start (a Try-it's answer can come before the bench is live),
 //   the "specdec:tryit" event   on each Try-it box once its answer is shown: {final, snapshots, words}
 import { hear, whenBench } from "./api.js";
@@ -43,11 +44,14 @@ function markState(api) {
   d.busy = "false";
   d.animating = "false";
   drawn(api.getState().view);
+  let count = 0;
+  d.drawn = "0";
   api.subscribe((change) => {
     if (change.kind === "busy") d.busy = String(change.busy);
     else if (change.kind === "pass") d.animating = String(change.animated);
     else if (change.kind === "drawn") {
       d.animating = "false";
+      d.drawn = String(++count);
       drawn(change.view);
     }
   });

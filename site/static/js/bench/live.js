@@ -47,9 +47,15 @@ export class LiveSwitch {
           this.booted = true;
           if (performance.mark) performance.mark("specdec:bench-live");
           this.sim.keepForOffline();
-          // The worker measures the readouts once, off the first move's path.
-          if (!this.query.length) store.dispatch({ type: "view", measure: true, quiet: true }).catch(() => {});
+          // The state drawn is the build's, and the worker computes the same one (fixed seeds),
+          // so nothing is drawn again: asking for its view redrew every panel at once, the
+          // largest main-thread task of going live on a phone. A snapshot's session holds the
+          // first picture's readouts; a wheel start measures them now, off the first move's path.
+          if (!this.query.length && s.via !== "snapshot") {
+            this.sim.call("readouts", store.getState().bench.settings).catch(() => {});
+          }
         }
+        status.showRuntime(s.runtime);
         this.setMode("live");
       });
     } else if (s.state === "failed") {

@@ -53,10 +53,13 @@ export class StatusView {
     this.box.hidden = false;
   }
 
-  // The runtime's line, once a state is drawn (the worker's Python, or the build's before it).
+  // The runtime's line: the build's Python until the worker's is live, then the worker's, and
+  // with each state drawn, the Python that computed it.
   onChange(change) {
-    if (change.kind !== "drawn") return;
-    const { python, platform } = change.view.runtime;
+    if (change.kind === "drawn") this.showRuntime(change.view.runtime);
+  }
+
+  showRuntime({ python, platform }) {
     this.runtime.textContent = `Python ${python} (${platform})`;
   }
 
