@@ -9,9 +9,9 @@ throttling, simulated slow 4G) and its desktop preset, and prints the four categ
 the total blocking time; with --runs N, the median of N runs. With --tasks, under each row,
 each run's long tasks (Lighthouse's own list: when each starts and how long it takes on its
 simulated 4x-throttled timeline, and the script it names, if any) and its main-thread time by
-kind: where a blocking time comes from, and the audits each category below 100 missed. Issue 19's targets: mobile performance >= 98 on both
-languages (desktop 100) and TBT <= 150 ms. The machine is shared:
-compare figures from one run with each other, not with another day's.
+kind: where a blocking time comes from, and the audits each category below 100 missed.
+Issue 19's targets: mobile performance >= 98 on both languages (desktop 100) and TBT <= 150 ms.
+The machine is shared: compare figures from one run with each other, not with another day's.
 """
 
 from __future__ import annotations

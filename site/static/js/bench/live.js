@@ -55,7 +55,6 @@ export class LiveSwitch {
             this.sim.call("readouts", store.getState().bench.settings).catch(() => {});
           }
         }
-        status.showRuntime(s.runtime);
         this.setMode("live");
       });
     } else if (s.state === "failed") {

@@ -53,8 +53,8 @@ export class StatusView {
     this.box.hidden = false;
   }
 
-  // The runtime's line: the build's Python until the worker's is live, then the worker's, and
-  // with each state drawn, the Python that computed it.
+  // The runtime's line: the build's Python until the worker's is ready (update), then the
+  // worker's, and with each state drawn, the Python that computed it.
   onChange(change) {
     if (change.kind === "drawn") this.showRuntime(change.view.runtime);
   }
@@ -90,6 +90,7 @@ export class StatusView {
       this.show("loading", text("b_loading_link"), { progress: this.bar.max });
     } else if (status.state === "ready") {
       this.show("ready", this.readyMessage(status.runtime));
+      this.showRuntime(status.runtime);
     } else if (status.state === "failed") {
       const message = `${FAILURES[status.code](status)} ${text("b_fail_tail")}`;
       this.show("failed", message, { detail: `${status.code}: ${status.detail}` });
