@@ -7,7 +7,6 @@ once per run, by whichever process needs it first, and shared by all (`once_per_
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -97,13 +96,10 @@ def base_url_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def site_url(built_site):
     """Serve the built site on a free loopback port with the production headers."""
-    from sitebuild.serve import make_server
+    from helpers.loopback import LoopbackSite
 
-    server = make_server(built_site, "127.0.0.1", 0, verbose=False)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
+    with LoopbackSite(built_site) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, chec
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 import threading
 import time
@@ -20,11 +21,12 @@ import time
 import pytest
 from helpers.benchpage import DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
 from helpers.course_host import course_page, course_site
+from helpers.loopback import LoopbackSite
 from helpers.service_worker import KEPT
 
 from sitebuild import assets
 from sitebuild.runtime import offline
-from sitebuild.serve import SiteHandler, make_server
+from sitebuild.serve import SiteHandler
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +38,8 @@ def own_site(built_site, tmp_path):
     """A copy of the built site on a server of its own (a test may rebuild it in place)."""
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
-    server = make_server(site, "127.0.0.1", 0, verbose=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield site, f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with LoopbackSite(site) as served:
+        yield site, served.url
 
 
 def live_once(context, url):
@@ -51,20 +50,23 @@ def live_once(context, url):
     return page, kept
 
 
-class Unanswering(SiteHandler):
-    """Answers as the site does until `silent` is set, then takes requests and answers none until
-    it is cleared (each request waits for it, up to a minute)."""
-    silent = None  # a threading.Event, set per server
+def unanswering(root, silent: threading.Event):
+    """A handler that answers as the site does until `silent` is set, then takes requests and
+    answers none until it is cleared (each request waits for it, up to a minute)."""
 
-    def do_GET(self):
-        deadline = time.monotonic() + 60
-        while self.silent.is_set() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if time.monotonic() < deadline:
-            super().do_GET()
+    class Handler(SiteHandler):
+        def do_GET(self):
+            deadline = time.monotonic() + 60
+            while silent.is_set() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if time.monotonic() < deadline:
+                super().do_GET()
+
+    return functools.partial(Handler, directory=str(root))
 
 
-NETWORK_WAIT_S = 4  # the service worker's NETWORK_WAIT_MS
+# The service worker's wait for the network, read from its source (its one owner).
+NETWORK_WAIT_S = int(re.search(r"const NETWORK_WAIT_MS = (\d+);", offline.SOURCE.read_text()).group(1)) / 1000
 
 
 def reload_live_and_step(page, steps: int):
@@ -80,13 +82,11 @@ def test_after_one_visit_the_page_and_its_bench_work_offline(browser, built_site
     serves its copy once the network has kept the page waiting NETWORK_WAIT_S), then one with the
     network off; each goes live from the snapshot and steps."""
     silent = threading.Event()
-    handler = functools.partial(type("Silent", (Unanswering,), {"silent": silent}), directory=str(built_site))
-    server = make_server(built_site, "127.0.0.1", 0, verbose=False, handler=handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = LoopbackSite(built_site, handler=unanswering(built_site, silent))
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
     try:
-        page, kept = live_once(context, f"http://127.0.0.1:{server.server_address[1]}/en/specdec/")
+        page, kept = live_once(context, f"{server.url}en/specdec/")
         assert kept["active"] and len(kept["caches"]) == 1
         assert not [p for p in kept["paths"] if p.startswith(("/models/", "/py/python_stdlib", "/py/sim."))]  # the fallback's
         silent.set()
@@ -100,8 +100,7 @@ def test_after_one_visit_the_page_and_its_bench_work_offline(browser, built_site
     finally:
         silent.clear()
         context.close()
-        server.shutdown()
-        server.server_close()
+        server.close()
 
 
 def rebuild_in_place(site):

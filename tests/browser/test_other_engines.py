@@ -18,15 +18,14 @@ import json
 import os
 import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from helpers.benchpage import LIVE, LOAD_DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
+from helpers.loopback import LoopbackSite
 from helpers.service_worker import KEPT
 
-from sitebuild.serve import make_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(45)]
 
@@ -53,28 +52,15 @@ def engine(paths: list[str], no_engine_variable: str, name: str) -> None:
     pytest.fail(f"{name}: {', '.join(missing)} not found; run ./dev test, which installs it with apt-get")
 
 
-class Site:
-    """The built site on a server of the test's own, which the test stops to go offline."""
-
-    def __init__(self, root: Path):
-        self.server = make_server(root, "127.0.0.1", 0, verbose=False)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/en/specdec/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.online = True
-
-    def go_offline(self):
-        """No server at the address any more: every request is refused, as with the network off."""
-        if self.online:
-            self.server.shutdown()
-            self.server.server_close()
-            self.online = False
+PAGE = "en/specdec/"
 
 
 @pytest.fixture
 def site(built_site):
-    served = Site(built_site)
-    yield served
-    served.go_offline()
+    """The built site on a server of the test's own, which the test closes to go offline (every
+    request is then refused, as with the network off)."""
+    with LoopbackSite(built_site) as served:
+        yield served
 
 
 def check(phases: dict, started: float) -> None:
@@ -100,10 +86,10 @@ class FirefoxStalled(AssertionError):
 def firefox_smoke(built_site: Path, work: Path) -> dict:
     """One run of firefox_smoke.mjs against a server of its own; its phases, or an AssertionError
     (FirefoxStalled when the run had first met Firefox's stall)."""
-    site = Site(built_site)
+    site = LoopbackSite(built_site)
     work.mkdir()
     job = work / "job.json"
-    job.write_text(json.dumps({"firefox": FIREFOX, "url": site.url, "live": LIVE, "stepped": STEPPED,
+    job.write_text(json.dumps({"firefox": FIREFOX, "url": site.url + PAGE, "live": LIVE, "stepped": STEPPED,
                                "kept": KEPT, "hooks": LOAD_DEBUG_HOOKS, "timeoutMs": PYODIDE_TIMEOUT_MS}))
     node = subprocess.Popen(["node", str(HERE / "firefox_smoke.mjs"), str(job)], cwd=REPO, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -116,7 +102,7 @@ def firefox_smoke(built_site: Path, work: Path) -> dict:
                 raise (FirefoxStalled if stalled else AssertionError)(phase["error"])
             phases[phase["phase"]] = phase
             if phase["phase"] == "online":
-                site.go_offline()
+                site.close()
                 node.stdin.write("offline\n")
                 node.stdin.flush()
             if phase["phase"] == "offline":
@@ -126,7 +112,7 @@ def firefox_smoke(built_site: Path, work: Path) -> dict:
     finally:
         node.stdin.close()
         node.wait(timeout=60)
-        site.go_offline()
+        site.close()
     phases["engine"] += " " + phases["online"]["version"]
     return phases
 
@@ -204,11 +190,11 @@ def test_webkit_goes_live_steps_and_works_offline(site, tmp_path):
             return {"live": live, "stepped": time.monotonic() - started, "via": via, "steps": [before, before + 1]}
 
         driver.set_script_timeout(PYODIDE_TIMEOUT_MS / 1000)
-        driver.get(site.url)
+        driver.get(site.url + PAGE)
         online = {"launched": launched, **live_and_step()}
         online["kept"] = driver.execute_async_script(f"({KEPT})(null).then(arguments[arguments.length - 1])")
         version = driver.capabilities.get("browserVersion", "")
-        site.go_offline()
+        site.close()
         driver.refresh()
         check({"engine": f"WebKit {version}", "online": online, "offline": live_and_step()}, started)
     finally:

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import zstandard
 from helpers.benchpage import DEBUG_HOOKS
+from helpers.loopback import LoopbackSite
 
 from sim.session import open_session
-from sitebuild.serve import SiteHandler, make_server
+from sitebuild.serve import SiteHandler
 from sitebuild.runtime.maker import compress_snapshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
@@ -83,7 +84,7 @@ RECORD_STATUS = """() => {
 DOWNLOAD = {"en": r"Downloading Python: ([\d.]+) / ([\d.]+) MB", "zh": r"正在下载 Python：([\d.]+) / ([\d.]+) MB"}
 
 
-class HeldSnapshotSite:
+class HeldSnapshotSite(LoopbackSite):
     """The built site on a server of the test's own that holds each answer for a snapshot until
     release(): a reader on a real link reads the loading message while the snapshot comes in, and
     on localhost every file could be in before the bench's scripts have drawn the message at all
@@ -100,15 +101,11 @@ class HeldSnapshotSite:
                     released.wait(TIMEOUT_MS / 1000)
                 super().do_GET()
 
-        self.server = make_server(root, "127.0.0.1", 0, verbose=False,
-                                  handler=functools.partial(Handler, directory=str(root)))
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        super().__init__(root, handler=functools.partial(Handler, directory=str(root)))
 
     def close(self):
         self.released.set()
-        self.server.shutdown()
-        self.server.server_close()
+        super().close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -228,7 +225,6 @@ def send_on(url: str):
     return lambda route: route.continue_(url=url)
 
 
-
 def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
     own = snapshot_file(built_site, "en").read_bytes()
     served = {  # name: (bytes sent, why the worker refuses them)
@@ -240,11 +236,10 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     # fulfilled through Playwright, the 31 MB decoded snapshot took 10 s to cross its protocol.
     bodies = tmp_path / "bodies"
     bodies.mkdir()
-    server = make_server(bodies, "127.0.0.1", 0, verbose=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = LoopbackSite(bodies)
     for name, (body, _) in served.items():
         (bodies / name).write_bytes(body)
-        page.route(f"**/py/test-{name}.snapshot.zst", send_on(f"http://127.0.0.1:{server.server_address[1]}/{name}"))
+        page.route(f"**/py/test-{name}.snapshot.zst", send_on(f"{server.url}{name}"))
     urls = {name: f"{site_url}py/test-{name}.snapshot.zst" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
     urls["other-build"] = site_url + snapshot_file(built_site, "en").relative_to(built_site).as_posix()
@@ -272,8 +267,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
                     "via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
         assert not page.console_errors, page.console_errors
     finally:
-        server.shutdown()
-        server.server_close()
+        server.close()
 
 
 # A worker made as the client makes it (the client's own start message), but by hand: with the start message in its name and none

@@ -5,13 +5,11 @@ no request leaves the sub-path or the origin."""
 
 from __future__ import annotations
 
-import threading
 from urllib.parse import urlsplit
 
 import pytest
+from helpers.loopback import LoopbackSite
 from playwright.sync_api import expect
-
-from sitebuild.serve import make_server
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +19,8 @@ PYODIDE_TIMEOUT_MS = 90_000
 @pytest.fixture(scope="module")
 def sub_url(base_url_site, published_at):
     prefix = urlsplit(published_at).path
-    server = make_server(base_url_site, "127.0.0.1", 0, verbose=False, prefix=prefix)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
-    server.shutdown()
-    server.server_close()
+    with LoopbackSite(base_url_site, prefix=prefix) as served:
+        yield served.url
 
 
 def outside(page, sub_url) -> list[str]:
