@@ -61,3 +61,27 @@ def test_language_switch_keeps_the_chapter(page, site_url):
     page.wait_for_url("**/zh/specdec/**")
     assert page.url.endswith("/zh/specdec/#alpha")
     assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+
+
+# Every text node replaced by one with the same words, from the page's first script to live:
+# writing unchanged text still lays out the boxes around it again in the next frame, and the
+# page's start did it a dozen times (the Try-its' reasons, the phone bar's part, the status line).
+SAME_TEXT_REWRITES = """
+window.__sameText = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    const [gone] = r.removedNodes, [come] = r.addedNodes;
+    if (r.type === 'childList' && r.removedNodes.length === 1 && r.addedNodes.length === 1
+        && gone.nodeType === 3 && come.nodeType === 3 && gone.data === come.data) {
+      window.__sameText.push((r.target.id || r.target.className || r.target.tagName) + ': ' + come.data);
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_the_start_rewrites_no_text_with_the_same_words(page, site_url):
+    page.add_init_script(SAME_TEXT_REWRITES)
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector("#b[data-mode=live]", state="attached", timeout=PYODIDE_TIMEOUT_MS)
+    assert page.evaluate("() => window.__sameText") == []

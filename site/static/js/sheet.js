@@ -4,6 +4,8 @@
 // so focus stays in the bench; closing gives focus back to whatever opened it, and the text is
 // where the reader left it. While it is closed its machine shows small in the bar, as a picture
 // (inert: the parts are pressed on the full bench), and the bar names the part in view.
+import { setText } from "./bench/dom.js";
+
 const NARROW = window.matchMedia("(max-width: 56.24rem), (max-height: 34.99rem)");
 
 export function wireSheet() {
@@ -68,7 +70,7 @@ function nameThePart(bench) {
   const name = () => {
     const part = root.dataset.isolate || root.dataset.focus;
     const label = part && root.querySelector(`#b-part-${part}-label`);
-    line.textContent = label ? label.textContent : idle;
+    setText(line, label ? label.textContent : idle);
   };
   new MutationObserver(name).observe(root, { attributes: true, attributeFilter: ["data-focus", "data-isolate"] });
   name();

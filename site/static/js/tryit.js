@@ -4,6 +4,7 @@
 // (a link), the actions, and, for each value the answer reports, where it is in the view and
 // how it is formatted. This script only follows those paths and formats in the page's language.
 import { bench, tell, whenBench } from "./bench/api.js";
+import { setText } from "./bench/dom.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
@@ -163,7 +164,7 @@ class TryIt {
     else if (running === this) reason = text("try_running");
     else if (running) reason = text("try_other_running");
     else if (this.box.dataset.state === "error") reason = this.error;
-    this.status.textContent = reason;
+    setText(this.status, reason);
   }
 
   async run(api) {

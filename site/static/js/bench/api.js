@@ -11,6 +11,7 @@
 // `tell`/`hear` pass the page's own news (a Try-it's answer) to whoever listens: the embed's host
 // messages (embed-host.js); the debug module in tests (debug.js).
 import { startBench } from "./bench.js";
+import { nextTask } from "./dom.js";
 
 let published = null;
 const waiting = [];
@@ -22,8 +23,8 @@ export function openBench(config, options) {
   published = started.api;
   for (const resolve of waiting.splice(0)) resolve(published);
   // The worker's status is let in after those waiting for the bench have it (the debug hooks
-  // time every call from the first).
-  Promise.resolve().then(started.listen);
+  // time every call from the first), in a task of its own.
+  nextTask().then(started.listen);
   return published;
 }
 

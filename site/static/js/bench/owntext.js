@@ -3,6 +3,7 @@
 // the bench is redrawn on them; Back to the book is use_book. Stages show as they are reported.
 // The text stays in this page: it is not in the link (the link says only text=own, and a page
 // opened from such a link asks for the text again), not stored, and sent to no server.
+import { setText } from "./dom.js";
 import { format, text } from "./text.js";
 import { readQuery, setPageParam } from "./url.js";
 
@@ -103,7 +104,7 @@ export class OwnTextView {
 
   drawCount() {
     const n = characters(this.box.value);
-    this.chars.textContent = text("b_own_chars", { count: format.int(n), max: format.int(this.max) });
+    setText(this.chars, text("b_own_chars", { count: format.int(n), max: format.int(this.max) }));
     this.chars.classList.toggle("b-own__chars--over", n > this.max);
   }
 

@@ -1,7 +1,7 @@
 // What the bench says about itself: Python starting, ready or failed (in readable words, the raw
 // detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
 // sim returns as codes with arguments and which are worded here in the page's language.
-import { el } from "./dom.js";
+import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 
 // The worker's start stages (sim-worker.js): "download" (the bytes of the runtime's files, counted)
@@ -60,17 +60,17 @@ export class StatusView {
   }
 
   showRuntime({ python, platform }) {
-    this.runtime.textContent = `Python ${python} (${platform})`;
+    setText(this.runtime, `Python ${python} (${platform})`);
   }
 
   show(kind, message, { progress = null, detail = "" } = {}) {
     this.box.dataset.state = kind;
-    this.text.textContent = message;
+    setText(this.text, message);
     this.bar.hidden = progress == null;
     if (progress != null) this.bar.value = progress;
     this.retry.hidden = kind !== "failed";
     this.detail.hidden = !detail;
-    this.raw.textContent = detail;
+    setText(this.raw, detail);
   }
 
   readyMessage(runtime) {
