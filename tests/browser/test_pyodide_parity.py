@@ -39,7 +39,7 @@ READOUTS_ON = {("en", "snapshot"), ("zh", "wheel")}  # (language, start path)
 RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   const api = window.specdecBench;
   await api.idle();
-  const start = await import(document.querySelector('script[src*="sim-start.js"]').src);
+  const start = await import(document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href);
   const runtime = await api.call('runtime', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));

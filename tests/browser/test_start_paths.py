@@ -29,7 +29,7 @@ PREFIX = {"en": "said the", "zh": "慢慢"}
 
 # The page's own client: sim-start.js is loaded once per page, so importing it returns it.
 PAGE_CLIENT = """async ([prefix]) => {
-  const url = document.querySelector('script[src*="sim-start.js"]').src;
+  const url = document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href;
   const client = (await import(url)).simClient();
   return { via: client.via, start: await client.call('start', { prefix }) };
 }"""
@@ -121,7 +121,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
         site.released.set()
         page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
         log = page.evaluate("window.statusLog")  # up to live
-        sizes = json.loads(page.evaluate("document.body.dataset.runtimeSizes"))
+        sizes = json.loads(page.evaluate("self.specdecSimBoot.settings.runtimeSizes"))
         got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
         assert got["via"] == "snapshot"
         # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
@@ -159,11 +159,11 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 # first request for the snapshot is never answered (as Firefox under load now and then left its
 # downloads), the second is. A client of the test's own waits 1.5 s of quiet instead of 12.
 QUIET_START = """async ([prefix, snapshotURL]) => {
-  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
   const stages = [];
   const t0 = performance.now();
-  const client = startSim(document.body.dataset, { snapshotURL, restartAfterMs: 1500, onProgress: (stage) => stages.push(stage) });
+  const client = startSim(self.specdecSimBoot.settings, { snapshotURL, restartAfterMs: 1500, onProgress: (stage) => stages.push(stage) });
   await client.ready;
   const result = { via: client.via, stages, seconds: (performance.now() - t0) / 1000, start: await client.call('start', { prefix }) };
   client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
@@ -202,12 +202,12 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, b
 # most unlike a fresh one's; a refusal before any restore runs on to the end in the blocked
 # snapshot's test above. (A wheel start costs about 4 s of CPU: one here, one there.)
 SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
-  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
   let fellBack;
   const fallback = new Promise((resolve) => { fellBack = resolve; });
   const onProgress = (stage, message) => stage === 'fallback' && fellBack(message.reason);
-  const client = startSim(document.body.dataset,
+  const client = startSim(self.specdecSimBoot.settings,
                           { snapshotURL, onProgress, ...(snapshotToken ? { snapshotToken } : {}) });
   const reason = await Promise.race([fallback, client.ready.then(() => null)]);
   const result = { reason };
@@ -275,9 +275,9 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
 # no name and the message posted (a worker that cannot read its name). Each one goes live from the
 # snapshot, answers as CPython does, and posts with "ready" when each part of its start was done.
 BY_HAND = """async ([prefix, how]) => {
-  const here = document.body.dataset.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
+  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
   const { startSim } = await import(new URL(here, document.baseURI).href);
-  const { startMessage: message, workerURL } = startSim(document.body.dataset, { autostart: false });
+  const { startMessage: message, workerURL } = startSim(self.specdecSimBoot.settings, { autostart: false });
   const worker = new Worker(workerURL, how === 'name' ? { type: 'module', name: JSON.stringify(message) } : { type: 'module' });
   const replies = [];
   let ready = null;
@@ -316,6 +316,24 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
         (n) => performance.getEntriesByName('specdec:' + n)[0]?.startTime ?? null)""")
     assert None not in marks and marks == sorted(marks), marks
 
+
+
+def test_the_page_takes_over_the_worker_its_head_started(page, site_url):
+    """sim-boot.js starts the worker as the parser reaches the head; the page's client
+    (sim-start.js, made once the bench's modules run) takes that very worker over, and hears what
+    it said before (its marks and progress): one sim worker, live, and none left to take."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker.url.split("?")[0].rsplit("/", 1)[-1]))
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    assert workers.count("sim-worker.js") == 1, workers
+    got = page.evaluate("""() => {
+      const boot = self.specdecSimBoot;
+      const message = boot.startMessage(boot.options(boot.settings));
+      return { left: boot.take(boot.settings.worker, message), marks: ['worker-evaluated', 'stage-download']
+        .map((n) => performance.getEntriesByName('specdec:' + n).length) };
+    }""")
+    assert got == {"left": None, "marks": [1, 1]}, got
 
 # snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a Zstandard
 # frame (made by the test, as the build makes them) decoded on the decoding worker, and here when
@@ -359,6 +377,45 @@ def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, si
     assert silent_ms >= got["grace"], got  # it waited for the silent worker first
     assert failing_ms < got["grace"], got  # a worker that failed is not waited for
 
+
+
+# The snapshot's delta against the .wasm's data segments is undone on the decoding worker too, and
+# on this thread where that worker cannot be: a tiny .wasm with one data segment (at 16), a
+# snapshot (Pyodide's magic, its memory after the 8-byte header) whose first bytes are XORed with
+# it, as the build stores them. A .wasm that could not be read fails the snapshot, with its reason.
+UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
+  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const { inflateElsewhere } = await import(url);
+  const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const zst = bytes(frame), wasm = bytes(wasm64).buffer, snapshot = bytes(snapshot64);
+  const stream = () => new Blob([zst]).stream();
+  const same = (a) => a.length === snapshot.length && a.every((x, i) => x === snapshot[i]);
+  const there = same(await inflateElsewhere(stream(), Promise.resolve(wasm)));
+  const kept = same(await inflateElsewhere(stream())); // no .wasm given: the delta stays
+  const RealWorker = window.Worker;
+  window.Worker = undefined;
+  let here;
+  try { here = same(await inflateElsewhere(stream(), wasm)); } finally { window.Worker = RealWorker; }
+  const failed = await inflateElsewhere(stream(), Promise.reject(new Error('HTTP 404'))).then(() => 'read', (e) => e.message);
+  return { there, kept, here, failed };
+}"""
+
+
+def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url):
+    page.goto(site_url)
+    segment = bytes(range(1, 33))
+    data = bytes([0x0B, 7 + len(segment), 1, 0, 0x41, 16, 0x0B, len(segment)]) + segment
+    wasm = b"\0asm\1\0\0\0" + bytes([5, 3, 1, 0, 1]) + data
+    memory = bytes((i * 7919) % 251 for i in range(1 << 20))
+    snapshot = (0x706E7300).to_bytes(4, "little") + (8).to_bytes(4, "little") + memory
+    image = bytes(16) + segment
+    delta = bytearray(snapshot)
+    for i, x in enumerate(image):
+        delta[8 + i] ^= x
+    b64 = lambda b: base64.b64encode(b).decode()
+    got = page.evaluate(UNDO_DELTA, [b64(compress_snapshot(bytes(delta))), b64(wasm), b64(snapshot)])
+    assert {k: got[k] for k in ("there", "here", "kept")} == {"there": True, "here": True, "kept": False}, got
+    assert "HTTP 404" in got["failed"], got
 
 def check_loading_message(log: list, sizes: dict, lang: str):
     expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))

@@ -5,7 +5,7 @@
 # saw (page.evaluate has no timeout of its own: a worker that never caches would hang the suite).
 KEPT = """async (old) => {
   const registration = await navigator.serviceWorker.ready;
-  const snapshot = new URL(document.body.dataset.snapshot, document.baseURI).href;
+  const snapshot = new URL(self.specdecSimBoot.settings.snapshot, document.baseURI).href;
   const deadline = performance.now() + 90000;
   for (;;) {
     if (performance.now() > deadline) {

@@ -95,11 +95,12 @@ def test_page_metadata(built_site, base_url_site, lang):
 
 
 class ModuleLinks(HTMLParser):
-    """The head's modulepreload links and the body's async module scripts, as written."""
+    """The head's modulepreload links, the body's async module scripts and its first element, as written."""
 
     def __init__(self):
         super().__init__()
         self.preloads, self.async_modules, self._in_head = [], [], False
+        self.body_attrs, self.body_first = None, None  # <body>'s attributes; its first element: (tag, attrs)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -107,11 +108,14 @@ class ModuleLinks(HTMLParser):
             self._in_head = True
         elif tag == "body":
             self._in_head = False
+            self.body_attrs = attrs
         elif tag == "link" and attrs.get("rel") == "modulepreload":
             assert self._in_head, f"modulepreload outside <head>: {attrs['href']}"
             self.preloads.append(attrs["href"])
         elif tag == "script" and attrs.get("type") == "module" and "async" in attrs:
             self.async_modules.append(attrs["src"])
+        if tag != "body" and self.body_attrs is not None and self.body_first is None:
+            self.body_first = (tag, attrs)
 
 
 @pytest.mark.parametrize("route", PAGES)
@@ -122,10 +126,29 @@ def test_the_head_preloads_the_worker_start_and_its_imports(built_site, route):
 
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))
-    (start,) = [src for src in links.async_modules if src.endswith("/sim-start.js")]
+    start = links.preloads[0]
+    assert start.endswith("/sim-start.js"), links.preloads
     source = (built_site / "static" / "js" / "sim-start.js").read_text(encoding="utf-8")
     imports = re.findall(r'^import .* from "(\./[\w-]+\.js)";$', source, re.M)
     assert imports, "sim-start.js imports nothing: the preloads name what it no longer needs"
     folder = posixpath.dirname(start)
     wanted = [start] + [posixpath.join(folder, name[2:]) for name in imports]
     assert links.preloads == wanted
+    assert links.async_modules == [], "the worker starts from sim-boot.js, not a module script"
+
+
+@pytest.mark.parametrize("route", PAGES)
+def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site, route):
+    """sim-boot.js is the first thing in <body>, and runs as the parser reaches it: not a module,
+    not async or deferred (an async module there ran only after the long body was parsed and laid
+    out). It carries the page's runtime settings, which nothing else states."""
+    links = ModuleLinks()
+    links.feed((built_site / route).read_text(encoding="utf-8"))
+    tag, boot = links.body_first
+    assert tag == "script" and boot["src"].split("?")[0].endswith("/static/js/sim-boot.js"), links.body_first
+    assert not {"type", "async", "defer"} & set(boot), boot
+    lang = route.split("/")[-3]
+    assert boot["data-lang"] == lang and boot["data-snapshot"].split("/")[-1].startswith(f"{lang}.")
+    for name in ("worker", "pyodide", "model", "stdlib", "lock", "lock-info", "snapshot-token", "runtime-sizes"):
+        assert boot[f"data-{name}"], name
+    assert not [a for a in links.body_attrs if a.startswith(("data-worker", "data-snapshot", "data-lang"))]

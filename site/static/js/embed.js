@@ -123,7 +123,7 @@ const asked = new URLSearchParams(window.location.search).get("chapter");
 if (chapters.includes(asked)) showChapter(asked);
 reportHeight();
 
-const bench = openBench(body.dataset, { chapters, first: focusOn(shown) });
+const bench = openBench({ chapters, first: focusOn(shown) });
 // A link's view options, once the sim has read them; the full page's link after every state.
 if (bench) bench.subscribe((change, state) => {
   if (change.kind !== "act") return;

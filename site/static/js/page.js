@@ -30,7 +30,7 @@ function keepChapterOnLanguageSwitch() {
 }
 
 let chapter = "";
-const bench = openBench(document.body.dataset);
+const bench = openBench();
 // The rest in a task of its own: with the bench's start and the modules' evaluation it made the
 // longest task of a phone's first seconds.
 await nextTask();

@@ -28,18 +28,19 @@ export class SimFailure extends Error {
   }
 }
 
+// sim-boot.js, the classic script that opens the page's <body>: it owns the start message, and it
+// may have started the page's worker already.
+const boot = self.specdecSimBoot;
+
 export class SimClient {
-  // `start` holds what the worker's start message carries: the runtime's URLs (names ending in
-  // URL, made absolute here), the snapshot's token, the page's language and the files' sizes.
-  // onProgress(stage, message) hears each progress message; onStatus(status) each status (see
-  // listen). autostart: false leaves start() to the caller.
+  // `start` holds what the worker's start message carries (sim-boot.js makes the message: the
+  // runtime's URLs, the snapshot's token, the page's language and the files' sizes).
+  // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
+  // each status (see listen). autostart: false leaves start() to the caller.
   constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
     this.workerURL = workerURL;
     this.restartAfterMs = restartAfterMs; // a test's client waits less
-    this.startMessage = { type: "start" };
-    for (const [key, value] of Object.entries(start)) {
-      this.startMessage[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
-    }
+    this.startMessage = boot.startMessage(start);
     this.onProgress = onProgress || (() => {});
     this.onTimings = onTimings || (() => {});
     this.listeners = onStatus ? [onStatus] : [];
@@ -84,18 +85,20 @@ export class SimClient {
   // replaces a start gone quiet.
   spawn() {
     this.lastMark = null;
+    let taken = null; // the worker sim-boot.js started for this very start message, the first time
     try {
       // The start message rides in the worker's name too: the worker reads it as its module runs
       // and starts at once. A message posted now is handed over only once the worker has loaded
       // and this thread is free again, which a long page's first layout and the bench's scripts
       // held up by 0.3 s (sim-worker.js, selfStart). The message goes as well, for a worker
       // that cannot read its name.
-      this.worker = new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
+      taken = boot.take(this.workerURL, this.startMessage);
+      this.worker = taken ? taken.worker : new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));
     }
     const worker = this.worker;
-    worker.onmessage = (event) => worker === this.worker && this.receive(event.data);
+    worker.onmessage = (event) => worker === this.worker && this.receive(event.data, event.timeStamp);
     worker.onerror = (event) => {
       if (worker !== this.worker) return;
       event.preventDefault();
@@ -106,6 +109,8 @@ export class SimClient {
     worker.postMessage(this.startMessage);
     this.status({ state: "loading", stage: "download" });
     this.watch();
+    // What a taken-over worker said before: its marks, progress, even its readiness or failure.
+    if (taken) for (const [kind, event] of taken.heard) worker["on" + kind](event);
     return this.ready;
   }
 
@@ -170,7 +175,9 @@ export class SimClient {
     this.pending.clear();
   }
 
-  receive(message) {
+  // at: when the message came (its event's timeStamp), for the progress marks of a message heard
+  // before this client took the worker over.
+  receive(message, at = performance.now()) {
     if (message.type === "mark") {
       this.touch();
       this.lastMark = message;
@@ -178,7 +185,7 @@ export class SimClient {
     }
     if (message.type === "progress") {
       this.touch();
-      this.onProgress(message.stage, message);
+      this.onProgress(message.stage, message, at);
       return this.status({ state: "loading", stage: message.stage, loaded: message.loaded, total: message.total });
     }
     if (message.type === "ready") {

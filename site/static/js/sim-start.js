@@ -1,36 +1,32 @@
-// Starts the sim worker as soon as the page's <body> opens (an async module script is its first
-// child), before the bench's scripts have loaded, so that the worker's downloads, the snapshot
-// first, begin as early as the page allows. The bench takes the same client over:
-// bench/bench.js imports simClient from this module (by the same address, with no version
-// query: a module is loaded once per address), and hears its status through listen().
+// The page's one sim client: it takes over the worker that sim-boot.js started as the page's
+// <body> opened, and the bench takes it over in turn: bench/bench.js imports simClient from this
+// module (by the same address, with no version query: a module is loaded once per address), and
+// hears its status through listen(). The page's runtime settings are sim-boot.js's data
+// attributes (runtimeSettings), and so is how they become the client's options.
 import { SimClient } from "./sim-client.js";
 
+const boot = self.specdecSimBoot;
 let client = null;
 
-// A new client from the page's runtime settings (templates/_runtime_data.html); `overrides`
-// replace some of them (tests start a second worker, say without the snapshot).
-export function startSim(data, overrides = {}) {
+// The page's runtime settings (templates/_runtime_data.html), as sim-boot.js read them.
+export const runtimeSettings = () => (boot ? boot.settings : {});
+
+// A new client from the page's runtime settings; `overrides` replace some of its options (tests
+// start a second worker, say without the snapshot).
+export function startSim(settings = runtimeSettings(), overrides = {}) {
   return new SimClient({
-    workerURL: data.worker,
-    pyodideURL: data.pyodide,
-    modelURL: data.model,
-    stdlibURL: data.stdlib,
-    lockURL: data.lock,
-    lockInfo: JSON.parse(data.lockInfo || "null"),
-    snapshotURL: data.snapshot,
-    snapshotToken: data.snapshotToken,
-    lang: data.lang,
-    sizes: JSON.parse(data.runtimeSizes || "{}"),
+    ...boot.options(settings),
     onProgress: markStage,
     onTimings: markWorkerTimings,
     ...overrides,
   });
 }
 
-// Each stage's first report is marked, for benchmarks/browser_perf.py's breakdown of the start.
-function markStage(stage) {
+// Each stage's first report is marked when it came, for benchmarks/browser_perf.py's breakdown of
+// the start.
+function markStage(stage, message, at = performance.now()) {
   const name = `specdec:stage-${stage}`;
-  if (performance.mark && !performance.getEntriesByName(name).length) performance.mark(name);
+  if (performance.mark && !performance.getEntriesByName(name).length) performance.mark(name, { startTime: at });
 }
 
 // The worker's own marks (sim-worker.js: when each part of its start was done, on the clock of
@@ -45,9 +41,9 @@ function markWorkerTimings(timings) {
   }
 }
 
-// The page's one client, started on first use.
-export function simClient(data = document.body.dataset) {
-  if (!client) client = startSim(data);
+// The page's one client, made on first use.
+export function simClient() {
+  if (!client) client = startSim();
   return client;
 }
 
@@ -59,7 +55,7 @@ export function simClient(data = document.body.dataset) {
 // still be installing (the old build's ignores it), and so is a new build's worker when it takes
 // over this page later (the browser looks for it after a navigation, maybe after this). A browser
 // or frame without service workers simply goes without.
-export async function keepForOffline(data = document.body.dataset) {
+export async function keepForOffline(data = runtimeSettings()) {
   if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
   try {
     const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
@@ -76,5 +72,3 @@ export async function keepForOffline(data = document.body.dataset) {
     console.info(`specdec: no offline copy (${error && error.message || error})`);
   }
 }
-
-if (document.body && document.body.dataset.worker) simClient();

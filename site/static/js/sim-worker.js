@@ -16,14 +16,14 @@
 // snapshot holds every module of that stdlib already imported (the build imports them all before
 // it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
 // (withoutDownloads). The snapshot is stored as a delta against the .wasm's data segments
-// (snapshot-delta.js): the worker reads them from a copy of the .wasm's response, which it fetches
-// and compiles itself as soon as it starts (sim-worker-wasm.js) while the snapshot comes in. A runtime that
+// (snapshot-delta.js), read from a copy of the .wasm's response, which the worker fetches and
+// compiles itself as soon as it starts (sim-worker-wasm.js) while the snapshot comes in; the
+// snapshot's decoding thread undoes the delta (snapshot-inflate.js). A runtime that
 // cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
 // the fallback needs the same .wasm.
 
 import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
 import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
-import { dataImage, xorDataImage } from "./snapshot-delta.js";
 import { inflateElsewhere, snapshotSize } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
@@ -65,7 +65,8 @@ function progress(next, extra) {
 // Its bytes are counted here as they arrive, and decoded on another thread where it can (snapshot-inflate.js).
 // {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
 // from its frame header, or null; bytes with the snapshot.
-function decodeSnapshot(request, meter) {
+// wasmBytes: (a promise of) the .wasm's bytes, whose data image is XORed back in there too.
+function decodeSnapshot(request, meter, wasmBytes) {
   const counted = request.then((response) => {
     if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
     return response.body.pipeThrough(new TransformStream({
@@ -78,7 +79,7 @@ function decodeSnapshot(request, meter) {
   const size = counted.then(([probe]) => firstChunkSize(probe));
   const bytes = counted.then(async ([, data]) => {
     try {
-      const all = await inflateElsewhere(data);
+      const all = await inflateElsewhere(data, wasmBytes);
       mark("worker-snapshot-read");
       return all;
     } catch (error) {
@@ -177,9 +178,18 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBy
   // (below), so that all that goes on while the snapshot comes in and is decoded. (An array on a
   // resizable buffer, which needs no size, was refused: Pyodide's restore decodes text from it,
   // and TextDecoder takes no resizable buffer.) Without the size it waits for the bytes.
-  const snapshot = decodeSnapshot(request, meter);
+  const snapshot = decodeSnapshot(request, meter, wasmBytes);
   const early = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
   early.catch(() => {}); // loadPyodide awaits it and rejects with its error
+  // The snapshot, its delta undone on the decoding thread, goes into that array as soon as both
+  // are there, whether or not the .wasm is instantiated yet: the copy (31 MB, 15-25 ms) is then
+  // no longer the step after the instantiation.
+  const filled = Promise.all([early, snapshot.bytes]).then(([target, bytes]) => {
+    if (target === bytes) return;
+    if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
+    target.set(bytes);
+  });
+  filled.catch(() => {}); // awaited once the module is made
   const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
     ...options,
     _loadSnapshot: early,
@@ -188,14 +198,8 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBy
     createPyodideModule: async (settings) => {
       const module = await (await asm).default(settings);
       mark("worker-wasm-instantiated");
-      let bytes = await snapshot.bytes;
-      xorDataImage(bytes, dataImage(new Uint8Array(await wasmBytes)));
-      const target = await early; // the very array loadPyodide restores once this returns
-      if (target !== bytes) {
-        if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
-        target.set(bytes);
-        bytes = target;
-      }
+      await filled;
+      const bytes = await early; // the very array loadPyodide restores once this returns
       mark("worker-delta-undone");
       if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
       return module;

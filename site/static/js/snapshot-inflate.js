@@ -14,6 +14,8 @@
 // read. A worker that fails to load no longer costs the snapshot either.) Where no worker can be
 // started, the same code decodes here.
 
+import { dataImage, xorDataImage } from "./snapshot-delta.js";
+
 export const GRACE_MS = 2000;
 
 // RFC 8878, 3.1.1: a frame opens with the magic number 0xFD2FB528 (little-endian).
@@ -60,15 +62,22 @@ export function zstdDecoder() {
 // The snapshot's bytes from its stream: a Zstandard frame decoded; anything else (a host that
 // already decoded it, as Content-Encoding) read as it is. Rejects with the stream's error, or
 // when the frame does not decode to the size its header gives (cut short, corrupt): zstddec
-// returns what zstd wrote and no error.
-export async function inflate(stream) {
+// returns what zstd wrote and no error. wasm: null, or (a promise of) the bytes of the .wasm the
+// snapshot is a delta against, whose data image is XORed back in (snapshot-delta.js); the image
+// is read from them while the snapshot comes in, so that only the XOR follows its decoding.
+export async function inflate(stream, wasm = null) {
+  const image = Promise.resolve(wasm).then((bytes) => bytes && dataImage(new Uint8Array(bytes)));
+  image.catch(() => {}); // awaited below, once the snapshot is in
   const data = await readAll(stream);
-  if (!isZstd(data)) return data;
-  const size = snapshotSize(data);
-  if (!size) throw new Error("the snapshot's frame gives no size");
-  const bytes = (await zstdDecoder()).decode(data, size);
-  if (bytes.length !== size) throw new Error(`the snapshot's frame decodes to ${bytes.length} of its ${size} bytes`);
-  return bytes;
+  let bytes = data;
+  if (isZstd(data)) {
+    const size = snapshotSize(data);
+    if (!size) throw new Error("the snapshot's frame gives no size");
+    bytes = (await zstdDecoder()).decode(data, size);
+    if (bytes.length !== size) throw new Error(`the snapshot's frame decodes to ${bytes.length} of its ${size} bytes`);
+  }
+  const delta = await image;
+  return delta ? xorDataImage(bytes, delta) : bytes;
 }
 
 async function readAll(stream) {
@@ -90,14 +99,20 @@ async function readAll(stream) {
   return all;
 }
 
-// inflate(stream) on the decoding worker's thread, or on this one where it cannot be (or has not).
-export async function inflateElsewhere(stream) {
+// inflate(stream, wasm) on the decoding worker's thread, or on this one where it cannot be (or has
+// not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept here in
+// case it fails), its undoing the delta too takes that work off the thread that instantiates the
+// .wasm, where it had followed the instantiation (25-60 ms of a warm visit's critical path).
+export async function inflateElsewhere(stream, wasm = null) {
   let worker;
   try {
     worker = new Worker(new URL("./snapshot-inflate-worker.js", import.meta.url), { type: "module" });
   } catch {
-    return inflate(stream);
+    return inflate(stream, wasm);
   }
+  Promise.resolve(wasm).then(
+    (bytes) => worker.postMessage({ wasm: bytes || null }),
+    (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
   const answer = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data.bytes ? resolve(data.bytes) : reject(new Error(data.error)));
     worker.onerror = (event) => {
@@ -111,7 +126,7 @@ export async function inflateElsewhere(stream) {
     const first = await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, GRACE_MS, null))]);
     if (first) return first;
     const never = new Promise(() => {});
-    return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream())]);
+    return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream(), wasm)]);
   } finally {
     worker.terminate();
   }

@@ -1,6 +1,6 @@
 // The bench's public API: the one way the page's other scripts (page.js, embed.js, the chapters'
 // Try-it runner, the embed's host messages, the "Embed this" dialog) and the debug hooks reach
-// the bench. openBench(config, options) starts it (bench.js) and publishes its API: whenBench()
+// the bench. openBench(options) starts it (bench.js) and publishes its API: whenBench()
 // resolves with it, bench() is it or null. Its calls (docs/bench-protocol.md):
 //   dispatch(action), run([actions]), idle(), getState()   the store's (store.js)
 //   subscribe(listener)   told (change, state) of every change once the views drew it
@@ -17,8 +17,8 @@ let published = null;
 const waiting = [];
 const listeners = {};
 
-export function openBench(config, options) {
-  const started = startBench(config, options);
+export function openBench(options) {
+  const started = startBench(options);
   if (!started) return null;
   published = started.api;
   for (const resolve of waiting.splice(0)) resolve(published);

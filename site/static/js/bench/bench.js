@@ -23,22 +23,22 @@ import { TapeView } from "./tape.js";
 import { TubesView } from "./tubes.js";
 import { AddressView } from "./url.js";
 
-// The worker (started as the page opened, sim-start.js), and the offline copy, made once live.
-function connect(config) {
-  const client = simClient(config);
+// The worker (started as the page opened: sim-boot.js, sim-start.js), and the offline copy, made
+// once live.
+function connect() {
+  const client = simClient();
   return { client, call: (command, args, onPartial) => client.call(command, args, onPartial),
-           keepForOffline: () => keepForOffline(config) };
+           keepForOffline: () => keepForOffline() };
 }
 
-// config: the page's data attributes (worker, runtime and model addresses). options: what the
-// frame around the bench adds (live.js): `chapters` and `first`. Returns {api, listen}: the
-// bench's API (api.js publishes it), and the call that lets the worker's status in (api.js makes
-// it once the API is published).
-export function startBench(config, options = {}) {
+// options: what the frame around the bench adds (live.js): `chapters` and `first`. Returns {api,
+// listen}: the bench's API (api.js publishes it), and the call that lets the worker's status in
+// (api.js makes it once the API is published).
+export function startBench(options = {}) {
   const root = document.getElementById("b");
   if (!root) return null;
   const { spec, view } = JSON.parse(document.getElementById("bench-state").textContent);
-  const sim = connect(config);
+  const sim = connect();
   const store = new Store({ sim, state: view.state, view, panels: readPanels(root), protocol: spec.protocol });
   const announcer = new Announcer(root);
   const status = new StatusView(root, () => {
