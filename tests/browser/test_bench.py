@@ -357,12 +357,12 @@ def test_chapter_actions_go_through_the_same_queue(shared_bench):
     assert bench_state(page)["rounds"] == 21 and query_of(page)["rule"] == "typical"
 
 
-@pytest.mark.parametrize("breakage", ["no-webassembly", "no-worker"])
+@pytest.mark.parametrize("breakage", ["no-webassembly", "no-worker", "no-boot"])
 def test_without_python_the_picture_stays_with_a_message(page, site_url, breakage):
     if breakage == "no-webassembly":
         page.add_init_script("delete window.WebAssembly")
-    else:
-        page.route("**/sim-worker.js*", lambda route: route.abort())
+    else:  # the worker's script, or the classic script that starts it (sim-boot.js)
+        page.route("**/sim-worker.js*" if breakage == "no-worker" else "**/sim-boot.js*", lambda route: route.abort())
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector("#b .b-status[data-state=failed]", timeout=10_000)
     status = page.locator("#b .b-status").inner_text()

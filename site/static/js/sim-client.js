@@ -29,7 +29,8 @@ export class SimFailure extends Error {
 }
 
 // sim-boot.js, the classic script that opens the page's <body>: it owns the start message, and it
-// may have started the page's worker already.
+// may have started the page's worker already. Without it (its file did not load) nothing starts,
+// and the client says so as a worker that did not load.
 const boot = self.specdecSimBoot;
 
 export class SimClient {
@@ -40,7 +41,7 @@ export class SimClient {
   constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
     this.workerURL = workerURL;
     this.restartAfterMs = restartAfterMs; // a test's client waits less
-    this.startMessage = boot.startMessage(start);
+    this.startMessage = boot ? boot.startMessage(start) : null;
     this.onProgress = onProgress || (() => {});
     this.onTimings = onTimings || (() => {});
     this.listeners = onStatus ? [onStatus] : [];
@@ -78,6 +79,7 @@ export class SimClient {
     this.via = null;
     this.restarted = false;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
+    if (!boot) return this.fail("worker", "sim-boot.js, which starts the worker, did not run");
     return this.spawn();
   }
 

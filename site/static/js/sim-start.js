@@ -15,7 +15,7 @@ export const runtimeSettings = () => (boot ? boot.settings : {});
 // start a second worker, say without the snapshot).
 export function startSim(settings = runtimeSettings(), overrides = {}) {
   return new SimClient({
-    ...boot.options(settings),
+    ...(boot ? boot.options(settings) : {}), // without sim-boot.js, the client reports the failure
     onProgress: markStage,
     onTimings: markWorkerTimings,
     ...overrides,
