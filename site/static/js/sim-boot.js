@@ -13,6 +13,7 @@
 "use strict";
 
 self.specdecSimBoot = (() => {
+  const EVENTS = ["message", "error", "messageerror"]; // what a worker says, kept until it is taken
   const script = document.currentScript;
   const settings = script ? script.dataset : {};
 
@@ -32,13 +33,11 @@ self.specdecSimBoot = (() => {
     };
   }
 
-  // The start message: every option but the worker's own address and the client's callbacks
-  // (onProgress and the like), addresses (names ending in URL) made absolute, since the worker
-  // resolves a relative one against its own.
+  // The start message: every option but the worker's own address, addresses (names ending in
+  // URL) made absolute, since the worker resolves a relative one against its own.
   function startMessage({ workerURL, ...start }) {
     const message = { type: "start" };
     for (const [key, value] of Object.entries(start)) {
-      if (typeof value === "function") continue;
       message[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
     }
     return message;
@@ -52,7 +51,7 @@ self.specdecSimBoot = (() => {
     try {
       const worker = new Worker(wanted.workerURL, { type: "module", name });
       const heard = [];
-      for (const kind of ["message", "error", "messageerror"]) {
+      for (const kind of EVENTS) {
         worker["on" + kind] = (event) => {
           if (kind === "error") event.preventDefault(); // reported by the client, as its own are
           heard.push([kind, event]);
@@ -70,7 +69,7 @@ self.specdecSimBoot = (() => {
     if (!started || workerURL !== started.url || JSON.stringify(message) !== started.name) return null;
     const taken = started;
     started = null;
-    for (const kind of ["message", "error", "messageerror"]) taken.worker["on" + kind] = null;
+    for (const kind of EVENTS) taken.worker["on" + kind] = null;
     return { worker: taken.worker, heard: taken.heard };
   }
 

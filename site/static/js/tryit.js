@@ -4,7 +4,7 @@
 // (a link), the actions, and, for each value the answer reports, where it is in the view and
 // how it is formatted. This script only follows those paths and formats in the page's language.
 import { bench, tell, whenBench } from "./bench/api.js";
-import { setText } from "./bench/dom.js";
+import { nextTask, setText } from "./bench/dom.js";
 import { format, text } from "./bench/text.js";
 
 const lang = document.documentElement.lang || "en";
@@ -234,4 +234,4 @@ class Runner {
 // chapter's Try-it was a third of that task on a phone, and the buttons wait for the bench to be
 // live anyway (the page has them disabled, their reason beside them).
 const root = document.getElementById("b");
-if (root) setTimeout(() => new Runner());
+if (root) nextTask().then(() => new Runner());

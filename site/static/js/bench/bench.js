@@ -27,8 +27,7 @@ import { AddressView } from "./url.js";
 // once live.
 function connect() {
   const client = simClient();
-  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial),
-           keepForOffline: () => keepForOffline() };
+  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial), keepForOffline };
 }
 
 // options: what the frame around the bench adds (live.js): `chapters` and `first`. Returns {api,

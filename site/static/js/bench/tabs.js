@@ -1,6 +1,7 @@
 // The panels beside the machine, one at a time: ARIA tabs (arrow keys, Home and End move along
 // them; the panel follows at once). The open panel is the store's (ui.panel), so a chapter, a
 // part lifted out, a "Try it" button or the reader's click all change it the same way.
+import { nextTask } from "./dom.js";
 
 // The page's panels, read from the template: their names, the first one open, and the panel
 // each part brings up (data-opens; the first panel that names a part wins).
@@ -23,7 +24,7 @@ export const panelOpened = (change, state) => change.kind === "ui" && state.ui.p
 // before: a later change may replace it.
 export function drawnWhenShown(panel, draw) {
   if (!panel.hidden) return draw();
-  return new Promise((resolve) => setTimeout(resolve)).then(draw);
+  return nextTask().then(draw);
 }
 
 export class TabsView {
