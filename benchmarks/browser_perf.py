@@ -22,8 +22,9 @@ tube-round round trips, and with --build-times the build's time with an empty ru
 
 The step and round times are round trips page -> worker -> sim -> page of the "act" command (the
 debug hooks keep them in window.specdecBenchTimings: site/static/js/bench/debug.js, which the
-round trips' context loads and the start-up visits' do not, as readers' pages do not), so they include the message passing, JSON on both sides and the view the
-sim returns: an upper bound on the sim's own time. Budgets (issue 4): text visible < 0.5 s; one
+round trips' context loads and the start-up visits' do not, as readers' pages do not), so they
+include the message passing, JSON on both sides and the view the sim returns: an upper bound on
+the sim's own time. Budgets (issue 4): text visible < 0.5 s; one
 gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
 
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it

@@ -317,9 +317,8 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
     assert None not in marks and marks == sorted(marks), marks
 
 
-
-def test_the_page_takes_over_the_worker_its_head_started(page, site_url):
-    """sim-boot.js starts the worker as the parser reaches the head; the page's client
+def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
+    """sim-boot.js starts the worker as the parser reaches the top of <body>; the page's client
     (sim-start.js, made once the bench's modules run) takes that very worker over, and hears what
     it said before (its marks and progress): one sim worker, live, and none left to take."""
     workers = []
@@ -334,6 +333,7 @@ def test_the_page_takes_over_the_worker_its_head_started(page, site_url):
         .map((n) => performance.getEntriesByName('specdec:' + n).length) };
     }""")
     assert got == {"left": None, "marks": [1, 1]}, got
+
 
 # snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a Zstandard
 # frame (made by the test, as the build makes them) decoded on the decoding worker, and here when
@@ -378,7 +378,6 @@ def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, si
     assert failing_ms < got["grace"], got  # a worker that failed is not waited for
 
 
-
 # The snapshot's delta against the .wasm's data segments is undone on the decoding worker too, and
 # on this thread where that worker cannot be: a tiny .wasm with one data segment (at 16), a
 # snapshot (Pyodide's magic, its memory after the 8-byte header) whose first bytes are XORed with
@@ -416,6 +415,7 @@ def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url):
     got = page.evaluate(UNDO_DELTA, [b64(compress_snapshot(bytes(delta))), b64(wasm), b64(snapshot)])
     assert {k: got[k] for k in ("there", "here", "kept")} == {"there": True, "here": True, "kept": False}, got
     assert "HTTP 404" in got["failed"], got
+
 
 def check_loading_message(log: list, sizes: dict, lang: str):
     expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))
