@@ -27,12 +27,15 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 TIMEOUT_MS = 90_000
 PREFIX = {"en": "said the", "zh": "慢慢"}
 
+# sim-start.js at the address the page loads it from (the head's modulepreload: no version query),
+# so that importing it returns the page's own module, as SIM_START in the scripts below does.
+SIM_START = """document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href"""
+
 # The page's own client: sim-start.js is loaded once per page, so importing it returns it.
 PAGE_CLIENT = """async ([prefix]) => {
-  const url = document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href;
-  const client = (await import(url)).simClient();
+  const client = (await import(SIM_START)).simClient();
   return { via: client.via, start: await client.call('start', { prefix }) };
-}"""
+}""".replace("SIM_START", SIM_START)
 
 
 def snapshot_file(built_site, lang):
@@ -159,8 +162,7 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 # first request for the snapshot is never answered (as Firefox under load now and then left its
 # downloads), the second is. A client of the test's own waits 1.5 s of quiet instead of 12.
 QUIET_START = """async ([prefix, snapshotURL]) => {
-  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
-  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const { startSim } = await import(SIM_START);
   const stages = [];
   const t0 = performance.now();
   const client = startSim(self.specdecSimBoot.settings, { snapshotURL, restartAfterMs: 1500, onProgress: (stage) => stages.push(stage) });
@@ -168,7 +170,7 @@ QUIET_START = """async ([prefix, snapshotURL]) => {
   const result = { via: client.via, stages, seconds: (performance.now() - t0) / 1000, start: await client.call('start', { prefix }) };
   client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
   return result;
-}"""
+}""".replace("SIM_START", SIM_START)
 
 
 def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, built_site):
@@ -202,8 +204,7 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, b
 # most unlike a fresh one's; a refusal before any restore runs on to the end in the blocked
 # snapshot's test above. (A wheel start costs about 4 s of CPU: one here, one there.)
 SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
-  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
-  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const { startSim } = await import(SIM_START);
   let fellBack;
   const fallback = new Promise((resolve) => { fellBack = resolve; });
   const onProgress = (stage, message) => stage === 'fallback' && fellBack(message.reason);
@@ -217,7 +218,7 @@ SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
   }
   client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
   return result;
-}"""
+}""".replace("SIM_START", SIM_START)
 
 
 def send_on(url: str):
@@ -275,8 +276,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
 # no name and the message posted (a worker that cannot read its name). Each one goes live from the
 # snapshot, answers as CPython does, and posts with "ready" when each part of its start was done.
 BY_HAND = """async ([prefix, how]) => {
-  const here = self.specdecSimBoot.settings.worker.split('?')[0].replace('sim-worker.js', 'sim-start.js');
-  const { startSim } = await import(new URL(here, document.baseURI).href);
+  const { startSim } = await import(SIM_START);
   const { startMessage: message, workerURL } = startSim(self.specdecSimBoot.settings, { autostart: false });
   const worker = new Worker(workerURL, how === 'name' ? { type: 'module', name: JSON.stringify(message) } : { type: 'module' });
   const replies = [];
@@ -297,7 +297,7 @@ BY_HAND = """async ([prefix, how]) => {
   const start = await answer;
   worker.terminate();
   return { start, timings: ready.timings, readies: replies.filter((t) => t === 'ready').length };
-}"""
+}""".replace("SIM_START", SIM_START)
 TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-wasm-instantiated",
            "worker-delta-undone", "worker-restored", "worker-ready"]
 
