@@ -66,7 +66,7 @@ async function survey(loadPyodide, job) {
   // sim first, unpacked as the snapshots have it: what is imported by then is what the page's
   // session needs (the snapshots import it all); then the fallback's install through the lock,
   // whose own modules (tarfile, email, importlib.metadata) only the zip needs.
-  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)));
+  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)), job.simModules[0]);
   const helper = runHelper(pyodide, job);
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));
@@ -89,7 +89,7 @@ async function survey(loadPyodide, job) {
 async function snapshot(loadPyodide, job, lang, stdlibFiles) {
   const pyodide = await startPyodide(loadPyodide, job, { stdLibURL: job.stdlibOut, forSnapshot: true });
   // The same wheel, unpacked rather than loadPackage'd (pyodide_adapter.mjs, unpackWheel).
-  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)));
+  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)), job.simModules[0]);
   const helper = runHelper(pyodide, job);
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));

@@ -49,9 +49,16 @@ export function startPyodide(loadPyodide, { indexURL, lockFileURL, stdLibURL, en
 // keeps its modification time and its cached listing, without the wheel's files. Pyodide 315
 // lists the working directory as it starts, and `import sim` then failed ("No module named
 // 'sim'"); Pyodide 314 listed it only later.
-export function unpackWheel(pyodide, bytes) {
+// `top`: the wheel's top-level package, which must then be found where Python imports from (asked
+// of the import system's path finder, which imports nothing: the survey lists what is imported).
+export function unpackWheel(pyodide, bytes, top) {
   pyodide.unpackArchive(bytes, "wheel");
-  pyodide.runPython("import sys\nsys.path_importer_cache.clear()");
+  const found = pyodide.runPython(`
+import sys
+sys.path_importer_cache.clear()
+[f for f in sys.meta_path if getattr(f, "__name__", "") == "PathFinder"][0].find_spec(${JSON.stringify(top)}) is not None
+`);
+  if (!found) throw new AdapterError("unpackWheel", `the wheel's ${top} is not found on sys.path after unpackArchive (where did Pyodide put it?)`);
 }
 
 // The memory of a Pyodide started with forSnapshot: its garbage collected, CPython's method cache

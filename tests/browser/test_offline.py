@@ -31,7 +31,7 @@ from sitebuild import assets
 from sitebuild.runtime import offline
 from sitebuild.serve import SiteHandler
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.adapter("restoreSnapshot", "watchFetches")]
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 

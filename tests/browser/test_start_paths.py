@@ -115,6 +115,7 @@ class HeldSnapshotSite(LoopbackSite):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot", "snapshotMemory", "watchFetches", "answerFetch", "startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer", "stdlib_zip_path")
 def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(browser, built_site, lang):
     """One first visit per language (a fresh context): what the worker fetched and restored, and
     what the loading message said on the way (it counts the bytes fetched while the snapshot is
@@ -146,6 +147,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
     check_loading_message(log, sizes, lang)
 
 
+@pytest.mark.adapter("startPython", "installPackage", "withPrecompiledWasm", "watchFetches")
 def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site):
     context, page = open_page(browser, site_url, "en", lambda route: route.abort())
     got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
@@ -161,6 +163,7 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
     context.close()
 
 
+@pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")
 def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, tmp_path_factory):
     """`--runtime=wheel` (for a Pyodide whose snapshots cannot be made): no snapshot is made or
     named, and the worker starts from the wheel at once, with no refused snapshot on the way."""
@@ -193,6 +196,7 @@ QUIET_START = """async ([prefix, snapshot]) => {
 }""".replace("SIM_START", SIM_START)
 
 
+@pytest.mark.adapter("restoreSnapshot", "withPrecompiledWasm")
 def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, built_site):
     own = snapshot_file(built_site, "en")
     asked = []
@@ -246,6 +250,7 @@ def send_on(url: str):
     return lambda route: route.continue_(url=url)
 
 
+@pytest.mark.adapter("snapshotMemory", "restoreSnapshot", "startPython", "installPackage")
 def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
     own = snapshot_file(built_site, "en").read_bytes()
     served = {  # name: (bytes sent, why the worker refuses them)
@@ -322,6 +327,7 @@ TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-was
            "worker-delta-undone", "worker-restored", "worker-ready"]
 
 
+@pytest.mark.adapter("restoreSnapshot")
 def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_url, built_site):
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
@@ -337,6 +343,7 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
     assert None not in marks and marks == sorted(marks), marks
 
 
+@pytest.mark.adapter("restoreSnapshot")
 def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
     """sim-boot.js starts the worker as the parser reaches the top of <body>; the page's client
     (sim-start.js, made once the bench's modules run) takes that very worker over, and hears what
@@ -386,6 +393,7 @@ INFLATE = """async ([frame]) => {
 }"""
 
 
+@pytest.mark.adapter("answerDataAddresses")
 def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, site_url):
     page.goto(site_url)
     raw = bytes((i * 7919) % 251 for i in range(3 << 20))
@@ -420,6 +428,7 @@ UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
 }"""
 
 
+@pytest.mark.adapter("snapshotMemory")
 def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url, built_site):
     page.goto(site_url)
     segment = bytes(range(1, 33))

@@ -16,6 +16,8 @@ import pytest
 
 from sitebuild.runtime import maker
 
+pytestmark = pytest.mark.adapter("INTERNALS")
+
 REPO = Path(__file__).resolve().parents[2]
 PAGE_ADAPTER = "site/static/js/pyodide-adapter.js"
 BUILD_ADAPTER = "sitebuild/runtime/pyodide_adapter.mjs"
@@ -58,8 +60,14 @@ def internals(tmp_path_factory) -> dict[str, dict[str, str]]:
 
 
 def source_files() -> list[str]:
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True).stdout
-    files = [f for f in listed.split("\0") if f and (REPO / f).is_file()]
+    """The project's files (git's list; outside a git checkout, such as ./dev check-pyodide's
+    scratch copy, every file in the source folders)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode == 0:
+        files = [f for f in listed.stdout.split("\0") if f and (REPO / f).is_file()]
+    else:
+        files = [p.relative_to(REPO).as_posix() for p in REPO.rglob("*")
+                 if p.is_file() and "__pycache__" not in p.parts and "node_modules" not in p.parts]
     return [f for f in files if (f.startswith(SOURCE_FOLDERS) or f in SOURCE_FILES) and Path(f).suffix in SOURCE_SUFFIXES]
 
 
@@ -119,3 +127,15 @@ def test_the_workers_globals_are_patched_at_most_once_each_and_only_in_the_page_
         for found in GLOBAL_PATCH.finditer(path.read_text(encoding="utf-8")):
             patched.setdefault(found.group(1).replace("self.", "globalThis.").replace("window.", "globalThis."), []).append(rel)
     assert patched == {"globalThis.fetch": [PAGE_ADAPTER], "WebAssembly.instantiateStreaming": [PAGE_ADAPTER]}
+
+
+def test_every_adapter_marker_names_a_function_of_an_adapter():
+    """The `adapter` markers (./dev check-pyodide reports by them) name real functions."""
+    defined = {"INTERNALS"}
+    for rel in ADAPTERS:
+        defined |= set(re.findall(r"^(?:export (?:async )?function|def) (\w+)", (REPO / rel).read_text(encoding="utf-8"), re.M))
+    named = set()
+    for path in (REPO / "tests").rglob("test_*.py"):
+        for marker in re.findall(r"pytest\.mark\.adapter\(([^)]*)\)", path.read_text(encoding="utf-8")):
+            named |= set(re.findall(r'"(\w+)"', marker))
+    assert named and not named - defined, named - defined

@@ -74,6 +74,7 @@ def test_the_lock_records_the_wheel_and_its_sha256(built_site):
 
 # --- the trimmed stdlib and the snapshots --------------------------------------------------------
 
+@pytest.mark.adapter("write_pyc_zip")
 def test_the_stdlib_is_trimmed_and_precompiled_without_source_checks(built_site):
     with zipfile.ZipFile(one(built_site.glob("py/python_stdlib.*.zip"))) as archive:
         files = [n for n in archive.namelist() if not n.endswith("/")]
@@ -128,6 +129,7 @@ console.log(JSON.stringify({ size: snapshotSize(new Uint8Array(data.subarray(0, 
 """
 
 
+@pytest.mark.adapter("snapshotMemory", "answerDataAddresses", "saveMemory")
 def test_snapshots_are_one_zstandard_frame_with_their_size_in_the_header(built_site, tmp_path):
     """Each snapshot is one single-segment Zstandard frame (no checksum, no dictionary) whose header
     holds its size; the page's own decoder (built static/js/snapshot-inflate.js in Node) reads
@@ -181,6 +183,7 @@ console.log(JSON.stringify({ nonzero, stored, restored: equal() }));
 """
 
 
+@pytest.mark.adapter("snapshotMemory", "saveMemory")
 def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, tmp_path):
     """The wasm's data segments are XORed out of the stored snapshot (site/static/js/snapshot-delta.js):
     where the data image's bytes stay as the wasm wrote them (nearly all of them), the stored
@@ -199,6 +202,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
         assert share["stored"] < share["nonzero"] * 0.01 and share["restored"] > share["nonzero"] * 0.99, (lang, share)
 
 
+@pytest.mark.adapter("startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer")
 def test_making_the_runtime_files_is_deterministic(built_site, tmp_path):
     """Made again from nothing (an empty cache, a new Node process), every byte is the same."""
     folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
@@ -248,6 +252,7 @@ fs.writeFileSync(job.report, report);
 """
 
 
+@pytest.mark.adapter("write_pyc_zip", "stdlib_zip_path")
 def test_every_module_sim_imports_loads_from_the_trimmed_stdlib(built_site, tmp_path):
     """The fallback's runtime in Node: Pyodide on the trimmed stdlib, sim installed through the
     lock (sha256 checked); every import sim names, anywhere in its code, succeeds. A module left
@@ -305,6 +310,7 @@ def make_stdlib(tmp_path: Path, package: Path) -> dict:
                       models={}, token="test", snapshots=False)
 
 
+@pytest.mark.adapter("unpackWheel", "write_pyc_zip", "stdlib_zip_path")
 def test_a_new_import_in_sim_is_shipped_in_the_trimmed_stdlib(tmp_path):
     """An import that only runs when a reader asks for it still reaches the stdlib (csv here)."""
     report = make_stdlib(tmp_path, copy_of_sim_with(tmp_path, "import csv"))
@@ -313,6 +319,7 @@ def test_a_new_import_in_sim_is_shipped_in_the_trimmed_stdlib(tmp_path):
         assert "csv.pyc" in archive.namelist()
 
 
+@pytest.mark.adapter("unpackWheel")
 def test_an_import_pyodide_cannot_satisfy_fails_the_build(tmp_path):
     with pytest.raises(BuildError, match="tkinter"):
         make_stdlib(tmp_path, copy_of_sim_with(tmp_path, "import tkinter"))

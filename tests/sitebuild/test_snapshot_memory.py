@@ -25,6 +25,7 @@ def codes(code):
             yield from codes(const)
 
 
+@pytest.mark.adapter("without_columns")
 def test_line_tables_keep_every_line_and_lose_their_columns():
     source = (RUNTIME / "in_pyodide.py").read_text()
     code = compile(source, "in_pyodide.py", "exec")
@@ -39,6 +40,7 @@ def test_line_tables_keep_every_line_and_lose_their_columns():
     assert len(after) < len(before) and len(zlib.compress(after)) < 0.6 * len(zlib.compress(before))
 
 
+@pytest.mark.adapter("without_columns")
 def test_a_line_table_that_loses_its_lines_fails_the_build(monkeypatch):
     """The power check: a rewrite that gets the lines wrong (here: every entry twice, well formed)
     is caught by the co_lines check."""
@@ -83,6 +85,7 @@ console.log(JSON.stringify(result));
 """
 
 
+@pytest.mark.adapter("zeroFreeChunks")
 def test_free_chunks_are_zeroed_past_their_links_and_nothing_else(tmp_path):
     script = tmp_path / "check.mjs"
     script.write_text(CHECK % {"module": json.dumps((RUNTIME / "pyodide_adapter.mjs").as_uri())})
