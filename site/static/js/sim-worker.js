@@ -229,6 +229,7 @@ async function start(message) {
       } catch (error) {
         if (error instanceof WasmFailure) throw error;
         if (unanswered && navigator.onLine === false) throw error; // the fallback's files need the network too
+        unanswered = null; // the snapshot's: what fails from here on is the fallback's
         const reason = said(error);
         console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
         progress("fallback", { reason });
