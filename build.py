@@ -44,6 +44,10 @@ def make_parser() -> argparse.ArgumentParser:
                              "made at build time, the sim wheel as its fallback), or wheel (no snapshots: the "
                              "worker starts Pyodide and installs the sim wheel; for a Pyodide whose snapshots "
                              "cannot be made, docs/upgrading-pyodide.md)")
+    parser.add_argument("--unbundled", action="store_true",
+                        help="publish the page's JavaScript modules as written, one file each and unminified "
+                             "(for editing scripts with `serve`); by default esbuild bundles and minifies them, "
+                             "as the site is deployed (sitebuild/bundles.py)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="serve: the address to listen on (default: 127.0.0.1, this machine only; "
                              "0.0.0.0 for every network interface)")
@@ -75,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     opts = Options(
         out=args.out, corpus=corpus_dir(args.corpus), download=args.download,
-        force=args.force, base_url=args.base_url, runtime=args.runtime,
+        force=args.force, base_url=args.base_url, runtime=args.runtime, bundled=not args.unbundled,
     )
     if args.command == "serve":
         from sitebuild.devserver import serve

@@ -67,11 +67,13 @@ def vendored_js(rel: str) -> bytes:
     return f"/* {package} {version}, from npm ({package}/{file}).\n\n{notice.replace('*/', '* /')}\n*/\n{code}".encode()
 
 
-def copy_static(source: Path, out: Path, leave_out: str | None = None) -> dict[str, str]:
+def copy_static(source: Path, out: Path, leave_out: tuple[str, ...] = ()) -> dict[str, str]:
     """Copy site/static to /static and return each file's cache-busting version.
-    leave_out: a folder of sources the build makes other files from (the style sheets')."""
+    leave_out: folders of sources the build makes other files from (the style sheets', the scripts'
+    when they are bundled: sitebuild/bundles.py). The vendored scripts are written either way."""
     files = {path.relative_to(source).as_posix(): path for path in sorted(source.rglob("*")) if path.is_file()}
-    contents = {rel: path.read_bytes() for rel, path in files.items() if not (leave_out and rel.startswith(leave_out + "/"))}
+    contents = {rel: path.read_bytes() for rel, path in files.items()
+                if not any(rel.startswith(folder + "/") for folder in leave_out)}
     contents |= {f"js/{rel}": vendored_js(rel) for rel in VENDORED_JS}
     for rel, data in contents.items():
         target = out / "static" / rel

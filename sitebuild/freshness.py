@@ -89,6 +89,7 @@ def input_stamp(opts) -> str | None:
     """The hash of every input's bytes and the build's settings (opts: pipeline.Options);
     None while a book still has to be downloaded."""
     from .assets import pyodide_version
+    from .bundles import esbuild_version
 
     books = corpus_hashes(opts.corpus, opts.download)
     if books is None:
@@ -104,6 +105,8 @@ def input_stamp(opts) -> str | None:
         "pyodide": pyodide_version(),
         "base_url": opts.base_url,
         "runtime": opts.runtime,
+        "bundled": opts.bundled,
+        "esbuild": esbuild_version(),
     }
     digest.update(json.dumps(extra, sort_keys=True).encode())
     return digest.hexdigest()

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import assets, freshness, output, stylesheets
+from . import assets, bundles, freshness, output, stylesheets
 from . import base_url as base_urls
 from .progress import Progress, children_cpu
 
@@ -42,6 +42,7 @@ class Options:
     force: bool = False
     base_url: str | None = None
     runtime: str = "snapshot"  # how the page's worker starts Python: "snapshot" (and the wheel as its fallback) or "wheel" alone
+    bundled: bool = True  # the scripts bundled and minified by esbuild (False: the modules as written, sitebuild/bundles.py)
     site: Path = SITE  # content and static files (tests build broken copies)
     templates: Path = TEMPLATES
 
@@ -104,14 +105,18 @@ class RuntimeMaker:
 
 
 def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE,
-                  snapshots: bool = True) -> dict:
+                  snapshots: bool = True, bundled: bool = True) -> dict:
     """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
     measured: per language, the readout table the snapshots' sessions open with; snapshots=False:
-    none made (`--runtime=wheel`)."""
+    none made (`--runtime=wheel`); bundled: the scripts bundled by esbuild (else as written)."""
     from . import runtime
 
-    static_versions = assets.copy_static(site / "static", stage, leave_out=stylesheets.FOLDER)
-    static_versions |= stylesheets.write(site / "static", stage)  # each kind of page's one sheet
+    static = site / "static"
+    sheets = stylesheets.sheets(static)  # each kind of page's one sheet, checked before any work
+    made_from = (stylesheets.FOLDER, bundles.JS) if bundled else (stylesheets.FOLDER,)
+    static_versions = assets.copy_static(static, stage, leave_out=made_from)
+    published = bundles.write(static, stage, sheets, bundled)
+    static_versions |= published.versions
     model_bytes, measured_bytes = _runtime_inputs(models, measured)
     python = runtime.write_runtime_files(stage, model_bytes, measured_bytes, snapshots)
     (stage / "models").mkdir()
@@ -119,7 +124,7 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     for lang, data in model_bytes.items():
         (stage / "models" / f"{lang}.json").write_bytes(data)
         model_versions[lang] = assets.short_hash(data)
-    return {**python, "static": static_versions, "models": model_versions}
+    return {**python, "static": static_versions, "models": model_versions, "preloads": published.preloads}
 
 
 def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | None = None) -> Result:
@@ -157,7 +162,8 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         memo["runtime made"] = maker.made
     with output.staged(out) as stage:
         with progress.part("runtime files"):
-            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site, snapshots)
+            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site, snapshots,
+                                                          opts.bundled)
         progress.add("runtime files", made_s, made_cpu)
         progress.line("runtime files", ("Pyodide's start files and snapshots" if snapshots else
                                         "Pyodide's start files, no snapshots (--runtime=wheel)")

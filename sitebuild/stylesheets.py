@@ -1,10 +1,12 @@
-"""Each kind of page links one style sheet, concatenated at build time from site/static/css/.
+"""Each kind of page links one style sheet, bundled at build time from site/static/css/ by esbuild.
 
 Why one: every <link rel="stylesheet"> blocks the first paint, and on a slow link each is one more
 request in the queue (Lighthouse's simulated mobile 4G allows 6 HTTP/1.1 connections; the full
 page linked 8 sheets besides its module preloads). The sources stay one file per component; a
 bundle is its sources in the order listed here, which is the order the page linked them one by
-one, so the cascade is unchanged. The sources themselves are not published: no page links them.
+one, so the cascade is unchanged (esbuild bundles them as `@import`s in that order, minifies them
+and writes the source map beside: sitebuild/bundles.py). The sources themselves are not
+published: no page links them.
 
 This table is the one list of which sheets each kind of page uses; pages.py says which kind each
 template is, and the templates link `runtime.static`'s version of it.
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assets import short_hash
 from .errors import BuildError
 
 FOLDER = "css"  # under site/static/, and under the site's /static/
@@ -28,8 +29,6 @@ BUNDLES = {
     # cache. The embed has no dialog: its 1.9 kB of rules, all under .embed-dialog, match nothing there.
     "all": ("site.css", *BENCH),
 }
-# A rule that must come first in its sheet: concatenated, it would be ignored (or ignore the rest).
-FIRST_ONLY = ("@import", "@charset")
 
 
 def published(kind: str) -> str:
@@ -40,25 +39,9 @@ def published(kind: str) -> str:
     return f"{FOLDER}/{kind}.css"
 
 
-def bundle(sources: Path, kind: str) -> bytes:
-    """The kind's sources in order, each under a comment naming it (which devtools then shows)."""
-    parts = []
-    for name in BUNDLES[kind]:
-        path = sources / name
-        if not path.is_file():
-            raise BuildError(f"the style sheet {published(kind)} lists {name}, which is not in {sources}",
-                             file=HERE)
-        text = path.read_text(encoding="utf-8")
-        first_only = next((rule for rule in FIRST_ONLY if rule in text), None)
-        if first_only:
-            raise BuildError(f"{first_only} cannot be bundled: it only works at the top of a style sheet",
-                             file=path, fix="write the rule out in the sheet itself")
-        parts.append(f"/* {FOLDER}/{name} */\n{text}" + ("" if text.endswith("\n") else "\n"))
-    return "".join(parts).encode("utf-8")
-
-
-def write(static: Path, out: Path) -> dict[str, str]:
-    """Write every kind's bundle to out/static/css/; return their versions by published path.
+def sheets(static: Path) -> dict[str, tuple[str, ...]]:
+    """Each kind's sheet (its path under /static/) and its sources, in order, for the bundler
+    (sitebuild/bundles.py), once every source is known to be taken by a sheet and to exist.
     static: site/static, whose css/ holds the sources."""
     sources = static / FOLDER
     listed = {name for names in BUNDLES.values() for name in names}
@@ -68,11 +51,9 @@ def write(static: Path, out: Path) -> dict[str, str]:
                              fix="add it to BUNDLES in sitebuild/stylesheets.py, in its place in the cascade")
         if path.name in {f"{kind}.css" for kind in BUNDLES}:
             raise BuildError(f"{path.name} has the name of a built style sheet", file=path, fix="rename it")
-    versions = {}
-    for kind in BUNDLES:
-        data = bundle(sources, kind)
-        target = out / "static" / published(kind)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        versions[published(kind)] = short_hash(data)
-    return versions
+    for kind, names in BUNDLES.items():
+        for name in names:
+            if not (sources / name).is_file():
+                raise BuildError(f"the style sheet {published(kind)} lists {name}, which is not in {sources}",
+                                 file=HERE)
+    return {published(kind): names for kind, names in BUNDLES.items()}

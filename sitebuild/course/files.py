@@ -37,7 +37,7 @@ def read(site: Path, rel: str) -> bytes:
     return path.read_bytes()
 
 
-def _modules(site: Path, first: list[str]) -> list[str]:
+def modules(site: Path, first: list[str]) -> list[str]:
     """Every script reached from `first` through its imports (site-relative paths)."""
     seen, todo = [], list(first)
     while todo:
@@ -72,7 +72,7 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
             files |= {ref} | {posixpath.join(posixpath.dirname(ref), p["file_name"]) for p in lock["packages"].values()}
         elif ref != base:  # a file (not the page's own bench link, href="?...")
             files.add(ref)
-    files |= set(_modules(site, [f for f in files if f.endswith(".js") and f.startswith("static/")]))
+    files |= set(modules(site, [f for f in files if f.endswith(".js") and f.startswith("static/")]))
     return sorted(files)
 
 

@@ -85,8 +85,8 @@ def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, by
     for launcher_file in LAUNCHER_FILES:
         found[launcher_file] = (HERE / launcher_file).read_bytes()
     script = found["launcher.js"].decode("utf-8")
-    for ref in files.MODULE_REFS.findall(script):  # the launcher's modules are the site's
-        rel = ref.removeprefix("./")
+    # The launcher's modules are the site's (progress.js), with the chunks they import.
+    for rel in files.modules(site, [ref.removeprefix("./") for ref in files.MODULE_REFS.findall(script)]):
         found.setdefault(rel, files.read(site, rel))
     sheet = f"static/{LAUNCHER_STYLESHEET}"
     found.setdefault(sheet, files.read(site, sheet))

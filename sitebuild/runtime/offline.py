@@ -24,12 +24,16 @@ NOT_OFFLINE = {FILE, "_headers", "_redirects", ".specdec-site.json", "robots.txt
 ON_USE = ("py/", "models/")
 
 
+# Read by the browser's developer tools alone: the scripts' and style sheets' source maps.
+DEVTOOLS_ONLY = ".map"
+
+
 def offline_files(site: Path) -> dict[str, str]:
     """path below the site's root (a folder's index.html as the folder, "en/specdec/") -> short hash."""
     files = {}
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
-        if not path.is_file() or rel in NOT_OFFLINE:
+        if not path.is_file() or rel in NOT_OFFLINE or rel.endswith(DEVTOOLS_ONLY):
             continue
         if path.name == "index.html":
             rel = rel[: -len("index.html")]

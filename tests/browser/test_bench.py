@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers.benchpage import (LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of,
+from helpers.benchpage import (DEBUG_MODULE, LIVE, PYODIDE_TIMEOUT_MS, bench_state, build_platform, check_burst, open_bench, query_of,
                        reset, run, settle, snapshot, tube_counts)
 from helpers.statistical import check_fit_and_power
 
@@ -471,10 +471,10 @@ COUNT_NUMBER_FORMATS = """(() => {
     Intl.NumberFormat.prototype = Real.prototype;
 })()"""
 
-# format (bench/text.js) against Intl.NumberFormat in the page's language, on ties, signs, zero,
+# format (bench/text.js, as the debug hooks' module exports the page's own) against Intl.NumberFormat in the page's language, on ties, signs, zero,
 # large and small numbers and a few thousand drawn at random.
 FORMAT_AGAINST_INTL = """async () => {
-    const { format } = await import("/static/js/bench/text.js");
+    const { format } = await import(DEBUG_MODULE);
     const made = window.numberFormatsMade;
     const I = (o) => new Intl.NumberFormat(document.documentElement.lang, o);
     const exact = (d) => I({ minimumFractionDigits: d, maximumFractionDigits: d });
@@ -492,7 +492,7 @@ FORMAT_AGAINST_INTL = """async () => {
     const wrong = [];
     for (const x of xs) for (const [ours, intl] of ways) if (ours(x) !== intl.format(x)) wrong.push([x, ours(x), intl.format(x)]);
     return { made, wrong: wrong.slice(0, 10) };
-}"""
+}""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 
 def test_numbers_are_written_as_intl_writes_them_without_making_one(page, site_url):

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pytest
 from helpers.benchpage import PYODIDE_TIMEOUT_MS
+from sitebuild.course.files import modules
 
 pytestmark = [pytest.mark.browser, pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot")]
 
@@ -108,9 +109,12 @@ def lms(built_site, tmp_path_factory):
     data = (built_site / "course" / "specdec-en-scorm12.zip").read_bytes()
     zipfile.ZipFile(io.BytesIO(data)).extractall(folder)
     # The debug hooks beside the package's modules (no page imports them, so the package holds
-    # none): the test contexts load them, and LIVE reads their marks.
-    hooks = "static/js/bench/debug.js"
-    (folder / hooks).write_bytes((built_site / hooks).read_bytes())
+    # none), with the chunks they share with the embed (which the package holds already): the test
+    # contexts load them, and LIVE reads their marks.
+    for hooks in modules(built_site, ["static/js/bench/debug.js"]):
+        if not (folder / hooks).exists():
+            (folder / hooks).parent.mkdir(parents=True, exist_ok=True)
+            (folder / hooks).write_bytes((built_site / hooks).read_bytes())
     server, root = serve(folder)
     MISSING[root] = server.missing
     yield root

@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from helpers.benchpage import DEBUG_MODULE
 from sim.session import open_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(30), pytest.mark.adapter("restoreSnapshot", "startPython", "installPackage")]
@@ -34,12 +35,12 @@ READOUT_CASES = [{}, {"draft": "unigram", "gamma": 7}, {"draft": "same", "gamma"
 READOUTS_ON = {("en", "snapshot"), ("zh", "wheel")}  # (language, start path)
 
 # Runs in the page, through the page's own worker (the bench's public API passes a raw call on);
-# `via` is how that worker started Python (sim-start.js holds the page's one client). `unasked`:
+# `via` is how that worker started Python (sim-start.js holds the page's one client; the debug hooks' module exports it). `unasked`:
 # the readouts a view may give without measuring (measure: false) at settings not asked before.
 RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   const api = window.specdecBench;
   await api.idle();
-  const start = await import(document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href);
+  const start = await import(DEBUG_MODULE);
   const runtime = await api.call('runtime', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));
@@ -51,7 +52,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
     readouts.push(await api.call('readouts', { ...state.settings, ...c }));
   }
   return { runtime, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
-}"""
+}""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 
 @pytest.mark.parametrize("via", ["snapshot", "wheel"])

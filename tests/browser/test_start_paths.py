@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from helpers.benchpage import DEBUG_HOOKS
+from helpers.benchpage import DEBUG_HOOKS, DEBUG_MODULE
 from helpers.loopback import LoopbackSite
 from helpers.pyodide_snapshot import memory_offset
 
@@ -30,9 +30,9 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 TIMEOUT_MS = 90_000
 PREFIX = {"en": "said the", "zh": "慢慢"}
 
-# sim-start.js at the address the page loads it from (the head's modulepreload: no version query),
-# so that importing it returns the page's own module, as SIM_START in the scripts below does.
-SIM_START = """document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href"""
+# The page's own sim-start.js (startSim, simClient), as the debug hooks' module exports it
+# (benchpage.DEBUG_MODULE: the page's own instance, bundled or not), which SIM_START below imports.
+SIM_START = DEBUG_MODULE
 
 # The page's own client: sim-start.js is loaded once per page, so importing it returns it.
 PAGE_CLIENT = """async ([prefix]) => {

@@ -17,9 +17,13 @@ from urllib.parse import parse_qsl, urlparse
 # readers' pages never do: no page script imports them. The module is found beside the page's
 # first script from static/js/ as the parser adds it (the same folder on every route, subpath and
 # package), so it shares the page's api.js and hears the bench from its start.
+# DEBUG_MODULE is its address: a test that needs one of the page's own modules (its sim client, the
+# bench's number format) imports it from there (debug.js's exports), since a bundled site publishes
+# them inside the chunks that module shares with the page (sitebuild/bundles.py).
 # LOAD_DEBUG_HOOKS does it in a page already open (WebDriver has no init scripts: Firefox's and
 # WebKit's smoke tests run it after each load); the hooks then start from the state drawn by then.
-LOAD_DEBUG_HOOKS = """import(new URL("bench/debug.js", document.querySelector('script[src*="/static/js/"]').src).href)"""
+DEBUG_MODULE = """new URL("bench/debug.js", document.querySelector('script[src*="/static/js/"]').src).href"""
+LOAD_DEBUG_HOOKS = f"import({DEBUG_MODULE})"
 DEBUG_HOOKS = """new MutationObserver((records, observer) => {
     if (!document.querySelector('script[src*="/static/js/"]')) return;
     observer.disconnect();

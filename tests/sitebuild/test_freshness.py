@@ -77,10 +77,10 @@ def test_a_changed_template_rebuilds(built, build_memo):
 
 def test_a_changed_static_file_rebuilds(built, build_memo):
     css = built.site / "static" / "css" / "site.css"
-    css.write_text(css.read_text(encoding="utf-8") + "\n/* an edit */\n", encoding="utf-8")
+    css.write_text(css.read_text(encoding="utf-8") + "\n.an-edit { color: red }\n", encoding="utf-8")
     assert not build(built, build_memo).skipped
     for sheet in (built.out / "static" / "css").glob("*.css"):  # every page's sheet starts with site.css
-        assert "/* an edit */\n" in sheet.read_text(encoding="utf-8"), sheet.name
+        assert ".an-edit{color:red}" in sheet.read_text(encoding="utf-8"), sheet.name
 
 
 def test_a_corrupted_corpus_byte_is_reported_not_skipped(built, build_memo, tmp_path, tree_digest):

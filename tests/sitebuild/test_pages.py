@@ -120,22 +120,34 @@ class ModuleLinks(HTMLParser):
             self.body_first = (tag, attrs)
 
 
+# A module's static imports, as esbuild writes them (`import"./x.js"`, `from"./x.js"`) or by hand.
+STATIC_IMPORTS = re.compile(r'(?:\bfrom\s*|^import\s*|[;}]import\s*)"(\./[\w.-]+\.js)"', re.M)
+
+
 @pytest.mark.parametrize("route", PAGES)
-def test_the_head_preloads_the_worker_start_and_its_imports(built_site, route):
-    """The head asks for sim-start.js and what it imports (docs/architecture.md): a preload that
-    is not the very address the module graph asks for would download a file twice."""
+def test_the_head_preloads_every_module_the_page_script_imports(built_site, route):
+    """The head asks for what the page's script imports, and theirs, with it (docs/architecture.md):
+    the bundle's chunks, which hold the bench and the sim client that takes over the worker. A
+    preload that is not the very address the module graph asks for would download a file twice;
+    one the graph does not ask for would download a file for nothing."""
     import posixpath
 
     links = ModuleLinks()
-    links.feed((built_site / route).read_text(encoding="utf-8"))
-    start = links.preloads[0]
-    assert start.endswith("/sim-start.js"), links.preloads
-    source = (built_site / "static" / "js" / "sim-start.js").read_text(encoding="utf-8")
-    imports = re.findall(r'^import .* from "(\./[\w-]+\.js)";$', source, re.M)
-    assert imports, "sim-start.js imports nothing: the preloads name what it no longer needs"
-    folder = posixpath.dirname(start)
-    wanted = [start] + [posixpath.join(folder, name[2:]) for name in imports]
-    assert links.preloads == wanted
+    html = (built_site / route).read_text(encoding="utf-8")
+    links.feed(html)
+    entry = re.search(r'<script type="module" src="([^"?]+)', html).group(1)
+    folder = posixpath.dirname(entry)
+    imported, todo = [], [posixpath.basename(entry)]
+    while todo:
+        source = (built_site / "static" / "js" / todo.pop()).read_text(encoding="utf-8")
+        for name in STATIC_IMPORTS.findall(source):
+            if name[2:] not in imported:
+                imported.append(name[2:])
+                todo.append(name[2:])
+    assert imported, "the page's script imports nothing: the preloads name what it no longer needs"
+    assert sorted(links.preloads) == sorted(posixpath.join(folder, name) for name in imported)
+    chunks = "".join((built_site / "static" / "js" / name).read_text(encoding="utf-8") for name in imported)
+    assert "specdecSimBoot" in chunks, "the sim client (sim-start.js) is not among the preloaded modules"
     assert links.async_modules == [], "the worker starts from sim-boot.js, not a module script"
 
 

@@ -1,6 +1,7 @@
-"""Each page links one style sheet (sitebuild/stylesheets.py): the file exists, its ?v= is its
-bytes' hash, and it holds the page's component sheets whole, in the cascade's order. Read from
-the shared built site; the bundler's refusals are tried on small folders, without a build."""
+"""Each page links one style sheet (sitebuild/stylesheets.py, bundled by esbuild: sitebuild/bundles.py):
+the file exists, its ?v= is its bytes' hash, and its source map holds the page's component sheets
+whole, in the cascade's order. Read from the shared built site; the refusals are tried on small
+folders, without a build."""
 
 from __future__ import annotations
 
@@ -26,9 +27,6 @@ PAGES = {
     "embed/en/specdec/index.html": "all",
     "embed/zh/specdec/index.html": "all",
 }
-SECTION = re.compile(r"^/\* css/([\w.-]+) \*/\n", re.M)
-
-
 class Sheets(HTMLParser):
     """Every <link rel="stylesheet"> and <style> of a page."""
 
@@ -41,13 +39,6 @@ class Sheets(HTMLParser):
         if tag == "link" and attrs.get("rel") == "stylesheet":
             self.links.append(attrs["href"])
         self.styles += tag == "style"
-
-
-def sections(text: str) -> list[tuple[str, str]]:
-    """A bundle cut at its /* css/<name> */ headers: (name, text) in order."""
-    parts = SECTION.split(text)
-    assert parts[0] == ""  # nothing before the first source
-    return list(zip(parts[1::2], parts[2::2]))
 
 
 def test_every_html_page_of_the_site_is_listed_here(built_site):
@@ -68,12 +59,20 @@ def test_each_page_links_one_style_sheet_that_exists_under_its_hash(built_site, 
 
 
 @pytest.mark.parametrize("kind", stylesheets.BUNDLES)
-def test_a_bundle_holds_its_sources_whole_in_the_declared_order(built_site, kind):
-    text = (built_site / "static" / "css" / f"{kind}.css").read_text(encoding="utf-8")
-    got = sections(text)
-    assert [name for name, _ in got] == list(stylesheets.BUNDLES[kind])
-    for name, body in got:
+def test_a_bundle_is_its_sources_whole_in_the_declared_order_minified(built_site, kind):
+    """The sheet's source map names its sources in the declared order and holds each one whole;
+    the sheet is minified (every rule of the sources is there: the pages' layout tests read it)."""
+    sheet = built_site / "static" / "css" / f"{kind}.css"
+    text = sheet.read_text(encoding="utf-8")
+    assert text.rstrip().endswith(f"/*# sourceMappingURL={kind}.css.map */")
+    source_map = json.loads((sheet.parent / f"{kind}.css.map").read_text(encoding="utf-8"))
+    names = [Path(source).name for source in source_map["sources"]]
+    assert names == list(stylesheets.BUNDLES[kind])
+    for name, body in zip(names, source_map["sourcesContent"]):
         assert body == (SOURCES / name).read_text(encoding="utf-8")
+    sources = sum(len((SOURCES / name).read_bytes()) for name in names)
+    assert len(text.encode()) < 0.8 * sources, "not minified"
+    assert "\n\n" not in text and "/* " not in text
 
 
 def test_the_cascade_order_is_the_pages_own():
@@ -94,12 +93,13 @@ def test_the_dialogs_rules_match_nothing_in_the_embed(built_site):
         assert "embed-dialog" not in (built_site / f"embed/{lang}/specdec/index.html").read_text(encoding="utf-8")
 
 
-def test_only_the_bundles_are_published_and_kept_offline(built_site):
+def test_only_the_bundles_and_their_maps_are_published_and_the_bundles_kept_offline(built_site):
     published = sorted(p.name for p in (built_site / "static" / "css").iterdir())
-    assert published == sorted(f"{kind}.css" for kind in stylesheets.BUNDLES)
+    sheets = sorted(f"{kind}.css" for kind in stylesheets.BUNDLES)
+    assert published == sorted(sheets + [f"{name}.map" for name in sheets])
     worker = (built_site / "sw.js").read_text(encoding="utf-8")
     shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker, re.S).group(1))
-    assert sorted(p for p in shell if p.startswith("static/css/")) == [f"static/css/{n}" for n in published]
+    assert sorted(p for p in shell if p.startswith("static/css/")) == [f"static/css/{n}" for n in sheets]
 
 
 def test_a_source_no_page_takes_stops_the_build(tmp_path):
@@ -109,11 +109,8 @@ def test_a_source_no_page_takes_stops_the_build(tmp_path):
         (static / "css" / name).write_text(f".{name[:-4]} {{}}\n", encoding="utf-8")
     (static / "css" / "extra.css").write_text(".x {}\n", encoding="utf-8")
     with pytest.raises(BuildError, match=r"extra\.css: no page's style sheet takes extra\.css; add it to BUNDLES"):
-        stylesheets.write(static, tmp_path / "out")
+        stylesheets.sheets(static)
     (static / "css" / "extra.css").unlink()
-    (static / "css" / "race.css").write_text('@import "x.css";\n', encoding="utf-8")
-    with pytest.raises(BuildError, match=r"race\.css: @import cannot be bundled"):
-        stylesheets.write(static, tmp_path / "out")
     (static / "css" / "race.css").unlink()
     with pytest.raises(BuildError, match=r"the style sheet css/all\.css lists race\.css, which is not in"):
-        stylesheets.write(static, tmp_path / "out")
+        stylesheets.sheets(static)

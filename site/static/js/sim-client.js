@@ -29,9 +29,10 @@ export class SimFailure extends Error {
 
 // sim-boot.js, the classic script that opens the page's <body>: it holds the runtime contract and
 // makes the start message, and it may have started the page's worker already. Without it (its
-// file did not load) nothing starts, and the client says so as a worker that did not load.
-const boot = self.specdecSimBoot;
-const failures = new Set(boot && boot.contract ? boot.contract.failures : []);
+// file did not load) nothing starts, and the client says so as a worker that did not load. Read
+// when a client is made, not when this module runs: a module imported early (the tests' debug
+// hooks, as the parser adds the head's first script) may run before the parser reaches <body>.
+const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
   // `worker` is the worker's script; `start` holds the other start fields of the runtime contract
@@ -42,7 +43,8 @@ export class SimClient {
   constructor({ worker, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
     this.workerURL = worker;
     this.restartAfterMs = restartAfterMs; // a test's client waits less
-    this.startMessage = boot ? boot.startMessage(start) : null;
+    this.boot = simBoot();
+    this.startMessage = this.boot ? this.boot.startMessage(start) : null;
     this.onProgress = onProgress || (() => {});
     this.onTimings = onTimings || (() => {});
     this.listeners = onStatus ? [onStatus] : [];
@@ -80,7 +82,7 @@ export class SimClient {
     this.via = null;
     this.restarted = false;
     if (typeof WebAssembly !== "object") return this.fail("no_wasm", "typeof WebAssembly is " + typeof WebAssembly);
-    if (!boot) return this.fail("worker", "sim-boot.js, which starts the worker, did not run");
+    if (!this.boot) return this.fail("worker", "sim-boot.js, which starts the worker, did not run");
     return this.spawn();
   }
 
@@ -95,7 +97,7 @@ export class SimClient {
       // and this thread is free again, which a long page's first layout and the bench's scripts
       // held up by 0.3 s (sim-worker.js, selfStart). The message goes as well, for a worker
       // that cannot read its name.
-      taken = boot.take(this.workerURL, this.startMessage);
+      taken = this.boot.take(this.workerURL, this.startMessage);
       this.worker = taken ? taken.worker : new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));
@@ -161,7 +163,8 @@ export class SimClient {
 
   fail(code, detail, seconds) {
     if (this.failed) return this.ready;
-    if (failures.size && !failures.has(code)) [code, detail] = ["start", `${code}: ${detail}`]; // not the contract's: a bug, worded as a failed start
+    const failures = this.boot && this.boot.contract ? this.boot.contract.failures : [];
+    if (failures.length && !failures.includes(code)) [code, detail] = ["start", `${code}: ${detail}`]; // not the contract's: a bug, worded as a failed start
     const failure = new SimFailure(code, detail);
     failure.seconds = seconds;
     this.failed = failure;

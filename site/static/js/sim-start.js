@@ -5,20 +5,21 @@
 // attributes (runtimeSettings), and so is how they become the client's options.
 import { SimClient } from "./sim-client.js";
 
-const boot = self.specdecSimBoot;
+// sim-boot.js's, read when asked (this module may run before the parser reaches <body>: sim-client.js).
+const boot = () => self.specdecSimBoot;
 let client = null;
 
 // The page's runtime settings (templates/_runtime_data.html), as sim-boot.js read them.
-export const runtimeSettings = () => (boot ? boot.settings : {});
+export const runtimeSettings = () => (boot() ? boot().settings : {});
 
 // The runtime contract (sitebuild/runtime/contract.py: its page_contract), as sim-boot.js read it.
-export const runtimeContract = () => (boot && boot.contract) || {};
+export const runtimeContract = () => (boot() && boot().contract) || {};
 
 // A new client from the page's runtime settings; `overrides` replace some of its options (tests
 // start a second worker, say without the snapshot).
 export function startSim(settings = runtimeSettings(), overrides = {}) {
   return new SimClient({
-    ...(boot ? boot.options(settings) : {}), // without sim-boot.js, the client reports the failure
+    ...(boot() ? boot().options(settings) : {}), // without sim-boot.js, the client reports the failure
     onProgress: markStage,
     onTimings: markWorkerTimings,
     ...overrides,

@@ -11,7 +11,13 @@
 //                               data-drawn (how many states were drawn since the hooks arrived)
 // and, heard from the start (a Try-it's answer can come before the bench is live),
 //   the "specdec:tryit" event   on each Try-it box once its answer is shown: {final, snapshots, words}
+// Its exports are the page's own modules, for tests that import this module: bundled, those live in
+// the chunks the page shares with this module (sitebuild/bundles.py), so importing them by their
+// own names would load second copies, or nothing; importing them from here gives the page's own.
 import { hear, whenBench } from "./api.js";
+
+export { simClient, startSim } from "../sim-start.js";
+export { format } from "./text.js";
 
 function timeCalls(api) {
   const timings = [];

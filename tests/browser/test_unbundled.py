@@ -1,0 +1,53 @@
+"""The unbundled build (`build.py --unbundled`: the scripts as written, one module each, for editing
+them with `./dev serve --unbundled`) and the bundled one (the default, which every other browser
+test runs on) behave alike: in each language both go live from the snapshot, and the same clicks
+(three steps, a tube round, the race's tab) leave the same bench and the same page for a reader."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.benchpage import open_bench, settle, snapshot
+from helpers.loopback import LoopbackSite
+
+from corpus.sources import corpus_dir
+from sitebuild.pipeline import Options, build
+
+pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
+
+
+@pytest.fixture(scope="module")
+def unbundled_url(tmp_path_factory):
+    site = tmp_path_factory.mktemp("unbundled") / "_site"
+    build(Options(out=site, corpus=corpus_dir(), force=True, bundled=False))  # the runtime files from .cache/
+    with LoopbackSite(site) as served:
+        yield served.url, site
+
+
+def reader_sees(page) -> dict:
+    for _ in range(3):
+        page.locator("#b button.b-step").click()
+        settle(page)
+    page.evaluate("() => window.specdecBench.run([{ type: 'open_panel', panel: 'tubes' }])")
+    page.locator("#b button.b-round").click()
+    settle(page)
+    seen = snapshot(page)
+    seen["via"] = page.evaluate("() => document.getElementById('b').dataset.platform")
+    seen["chapters"] = page.locator("main h2").all_text_contents()
+    return seen
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_unbundled_and_the_bundled_site_behave_alike(new_page, site_url, unbundled_url, built_site, lang):
+    unbundled, folder = unbundled_url
+    assert (folder / "static/js/bench/bench.js").is_file() and not list(folder.glob("static/js/chunk-*.js"))
+    assert list(built_site.glob("static/js/chunk-*.js")) and not (built_site / "static/js/bench/bench.js").exists()
+    seen = {}
+    for name, root in (("bundled", site_url), ("unbundled", unbundled)):
+        page = new_page(reduced_motion="reduce")
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        open_bench(page, f"{root}{lang}/specdec/?seed=7")
+        seen[name] = reader_sees(page)
+        assert not errors, (name, errors)
+    assert seen["bundled"]["via"] == "emscripten", seen["bundled"]["via"]
+    assert seen["bundled"] == seen["unbundled"]
