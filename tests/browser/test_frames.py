@@ -7,7 +7,7 @@ frame of the matrix: test_viewport_matrix.py.)"""
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset, run, settle
+from helpers.benchpage import KeptPages, open_bench, reset, run, settle, to_chapter
 
 pytestmark = pytest.mark.browser
 
@@ -52,11 +52,6 @@ def panels(page) -> list[str]:
     names = page.eval_on_selector_all("#b .b-tab", "(tabs) => tabs.map((t) => t.dataset.panel)")
     assert {"bridge", "exact", "tubes", "readouts", "curve"} <= set(names), names
     return names
-
-
-def to_chapter(page, anchor: str):
-    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
-    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -14,7 +14,7 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset
+from helpers.benchpage import KeptPages, open_bench, reset, to_chapter
 
 pytestmark = pytest.mark.browser
 
@@ -119,13 +119,6 @@ def matrix_pages(shared_contexts, site_url):
     pages = KeptPages(open_page)
     yield pages
     pages.close()
-
-
-def to_chapter(page, anchor: str):
-    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
-    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
-    # two frames: the chapter's part is drawn and the layout has settled
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 # Every frame in light; in dark a phone and the shortest laptop window. The scheme changes colours

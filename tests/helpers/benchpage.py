@@ -83,6 +83,14 @@ def axe_pages(shared_contexts, site_url: str, prepare=None) -> KeptPages:
     return KeptPages(open_page)
 
 
+def to_chapter(page, anchor: str):
+    """Scroll a chapter to the top of the window, as a reader's jump to it does: the page marks it
+    in the address bar; then two frames, so that its part is drawn and the layout has settled."""
+    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
+    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def open_bench(page, url: str):
     page.goto(url)
     # attached: on a phone the bench is a closed sheet until the reader opens it
