@@ -99,9 +99,11 @@ def open_bench(page, url: str):
 
 
 def settle(page):
-    """Wait until the bench has applied every action it was given (the queue is idle)."""
+    """Wait until the bench has applied every action it was given (the queue is idle); a queue
+    that never goes idle fails after PYODIDE_TIMEOUT_MS (page.evaluate itself has no timeout)."""
     page.wait_for_function("() => window.specdecBench !== undefined", timeout=PYODIDE_TIMEOUT_MS)
-    page.evaluate("() => window.specdecBench.idle()")
+    page.evaluate("""(ms) => Promise.race([window.specdecBench.idle(), new Promise((_, fail) =>
+        setTimeout(() => fail(new Error(`the bench's queue was not idle after ${ms} ms`)), ms))])""", PYODIDE_TIMEOUT_MS)
 
 
 def run(page, actions: list[dict]):
