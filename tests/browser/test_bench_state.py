@@ -80,13 +80,10 @@ def stop_playing(page):
     settle(page)
 
 
-def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
-    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-    settle(page)
+def test_rapid_actions_leave_a_state_their_link_reproduces(shared_bench):
+    page = shared_bench("en")
+    errors = page.errors
+    errors.clear()
     checkpoints = []  # (sequence, its link, what the bench showed)
     started, fired = set(), set()
     for seq in range(SEQUENCES):

@@ -253,10 +253,9 @@ def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, new_
     assert "text=own" not in page.url
 
 
-def test_a_worker_started_again_runs_on_the_book_and_says_so(new_page, site_url):
+def test_a_worker_started_again_runs_on_the_book_and_says_so(own_bench):
     """Retry after the worker died starts Python on the book's models: the panel says so."""
-    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")  # beside the text
-    open_bench(page, f"{site_url}en/specdec/")
+    page = own_bench("en")  # beside the text
     count_in_page(page, own_text("prose.en"))
     assert source(page)["source"] == "text"
     worker = page.workers[0]

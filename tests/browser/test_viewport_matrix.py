@@ -108,7 +108,10 @@ EVERY_TAB = """async () => {
 
 @pytest.fixture(scope="module")
 def matrix_pages(shared_contexts, site_url):
-    """One live page per (language, phone or not), resized by each test."""
+    """One live page per (language, phone or not), resized by each test. The module's own, not the
+    session's (conftest.LivePages): a page keeps the heights its chapters had when last drawn
+    (content-visibility), at whatever width that was, and a page drawn at other widths by earlier
+    modules lands a jump to a chapter elsewhere than a first visit does."""
     def open_page(key):
         lang, phone = key.split(":")
         options = {"is_mobile": True, "has_touch": True} if phone == "phone" else {}
