@@ -103,6 +103,7 @@ def input_stamp(opts) -> str | None:
         "python": sys.version,
         "pyodide": pyodide_version(),
         "base_url": opts.base_url,
+        "runtime": opts.runtime,
     }
     digest.update(json.dumps(extra, sort_keys=True).encode())
     return digest.hexdigest()

@@ -14,6 +14,7 @@ from . import stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
 from .references import Sources
+from .runtime import contract, page_settings
 from .templating import page_environment
 
 REPO = Path(__file__).resolve().parent.parent
@@ -112,6 +113,8 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         canonical=canonical,
         # The embed's link to the full page: relative when there is no address to give.
         page_url=canonical or route.root + page_route(lang, False).path,
+        # The boot script's data attributes: the runtime's start fields and the contract.
+        runtime_attributes=contract.attributes(page_settings(site["runtime"], route.root), lang),
         **site,
     )
 

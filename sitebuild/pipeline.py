@@ -41,6 +41,7 @@ class Options:
     download: bool = False
     force: bool = False
     base_url: str | None = None
+    runtime: str = "snapshot"  # how the page's worker starts Python: "snapshot" (and the wheel as its fallback) or "wheel" alone
     site: Path = SITE  # content and static files (tests build broken copies)
     templates: Path = TEMPLATES
 
@@ -75,18 +76,18 @@ class RuntimeMaker:
         self.cpu = 0.0  # the thread's and Node's
         self.made = None  # what it was started for (the build's memo records it)
 
-    def start(self, models: dict, measured: dict[str, str]) -> None:
-        self.thread = threading.Thread(target=self._make, args=_runtime_inputs(models, measured),
+    def start(self, models: dict, measured: dict[str, str], snapshots: bool = True) -> None:
+        self.thread = threading.Thread(target=self._make, args=(*_runtime_inputs(models, measured), snapshots),
                                        name="runtime files")
         self.thread.start()
 
-    def _make(self, model_bytes: dict, measured: dict) -> None:
+    def _make(self, model_bytes: dict, measured: dict, snapshots: bool) -> None:
         from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
 
         started, cpu, children = time.perf_counter(), time.thread_time(), children_cpu()
         try:
             with self._one_at_a_time:
-                runtime.start_files(model_bytes, runtime.cache_root(), measured)
+                runtime.start_files(model_bytes, runtime.cache_root(), measured, snapshots)
         except BaseException as err:  # noqa: BLE001 - raised again in the build's own thread by wait()
             self.error = err
         self.seconds = time.perf_counter() - started
@@ -102,15 +103,17 @@ class RuntimeMaker:
         return self.seconds, self.cpu
 
 
-def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE) -> dict:
+def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE,
+                  snapshots: bool = True) -> dict:
     """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
-    measured: per language, the readout table the snapshots' sessions open with."""
+    measured: per language, the readout table the snapshots' sessions open with; snapshots=False:
+    none made (`--runtime=wheel`)."""
     from . import runtime
 
     static_versions = assets.copy_static(site / "static", stage, leave_out=stylesheets.FOLDER)
     static_versions |= stylesheets.write(site / "static", stage)  # each kind of page's one sheet
     model_bytes, measured_bytes = _runtime_inputs(models, measured)
-    python = runtime.write_runtime_files(stage, model_bytes, measured_bytes)
+    python = runtime.write_runtime_files(stage, model_bytes, measured_bytes, snapshots)
     (stage / "models").mkdir()
     model_versions = {}
     for lang, data in model_bytes.items():
@@ -138,13 +141,14 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
     # A failure in prepare is reported at once; a maker already started finishes on its own
     # (its files are cached for the next build; build.py's process ends when it has).
     maker = RuntimeMaker()
+    snapshots = opts.runtime != "wheel"
 
     def start_runtime(models: dict, measured: dict[str, str]) -> None:
         # The dev server's memo: files made for these models in this process are in the cache
         # (the server restarts when code changes), so a rebuild only copies them.
-        made = (tuple(m.json_text for m in models.values()), tuple(measured.values()))
+        made = (tuple(m.json_text for m in models.values()), tuple(measured.values()), opts.runtime)
         if memo is None or memo.get("runtime made") != made:
-            maker.start(models, measured)
+            maker.start(models, measured, snapshots)
             maker.made = made
 
     products = render.prepare(opts, memo, progress, on_models=start_runtime)
@@ -153,10 +157,11 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         memo["runtime made"] = maker.made
     with output.staged(out) as stage:
         with progress.part("runtime files"):
-            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site)
+            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site, snapshots)
         progress.add("runtime files", made_s, made_cpu)
-        progress.line("runtime files", "Pyodide's start files and snapshots, made in Node alongside the figures "
-                                       "and pages" if maker.thread else "copied from .cache/runtime/")
+        progress.line("runtime files", ("Pyodide's start files and snapshots" if snapshots else
+                                        "Pyodide's start files, no snapshots (--runtime=wheel)")
+                      + (", made in Node alongside the figures and pages" if maker.thread else ", copied from .cache/runtime/"))
         with progress.stage("pages") as note:
             render.write_pages(stage, products)
             offline.write_service_worker(stage)  # lists every file written so far

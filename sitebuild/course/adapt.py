@@ -9,12 +9,14 @@ and what the copy does about it (checked in Chromium by tests/browser/test_cours
 with a server that sends that table):
 
 - Pyodide's two scripts are ES modules named .mjs: served as octet-stream, a module import is
-  refused. The copy names them .js, and every place that names them is rewritten.
-- Pyodide compiles its .wasm with WebAssembly.instantiateStreaming, which refuses a response that
-  is not application/wasm; Pyodide catches that and waits forever ("wasm instantiation failed!",
-  which the worker reports as a failure): it does not fall back to compiling the bytes. The copy's
-  worker imports wasm-any-mime.js first, which compiles from the bytes when the type is not
-  application/wasm (the browser's compiled-code cache then goes unused: a slower start, same result).
+  refused. The copy names them `<name>.js` (pyodide.mjs.js, pyodide.asm.mjs.js: Pyodide tells its
+  own stack frames by the text "pyodide.asm.mjs" in their file's name, which this keeps), and the
+  embed's runtime settings give the worker those names (the start fields pyodideScript and
+  pyodideModule). Pyodide's own files are copied byte for byte: the worker hands Pyodide its
+  module (pyodide-adapter.js), so pyodide.mjs never imports pyodide.asm.mjs by its name.
+- Pyodide's .wasm, served as octet-stream: the worker compiles it itself, from its bytes when the
+  type is not application/wasm (pyodide-adapter.js, wasmOf; streaming compilation refuses any
+  other type), and hands Pyodide that module: the same worker as the site's.
 - The service worker: the page registers it only if the page names one (data-service-worker);
   the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS.
 - The snapshot (.zst, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
@@ -23,8 +25,8 @@ with a server that sends that table):
   the hosted one, and without one it is hidden (data-page empty: embed.js then shows a linked
   chapter in place).
 
-Each rewrite must match exactly as often as it says, or the build stops: a new Pyodide or an
-edited worker that no longer holds the text is named, rather than shipped unadapted.
+Each rewrite must match exactly as often as it says, or the build stops: an edited page that no
+longer holds the text is named, rather than shipped unadapted.
 """
 
 from __future__ import annotations
@@ -35,9 +37,8 @@ from dataclasses import dataclass
 from ..errors import BuildError
 
 FIX = "update sitebuild/course/adapt.py to the new text (see its notes on why each rewrite is there)"
-# Package-only scripts (sitebuild/course/launcher/): copied into the package's static/js/.
-WASM_SHIM = "wasm-any-mime.js"
-RENAMED = {"pyodide.mjs": "pyodide.js", "pyodide.asm.mjs": "pyodide.asm.js"}
+# Pyodide's scripts under a name an LMS serves as JavaScript (the docstring says why this one).
+RENAMED = {"pyodide.mjs": "pyodide.mjs.js", "pyodide.asm.mjs": "pyodide.asm.mjs.js"}
 
 
 @dataclass(frozen=True)
@@ -63,24 +64,7 @@ def embed_page(hosted: bool) -> list[Rewrite]:
     link = [] if hosted else [
         Rewrite(r'<a href="[^"]*"( target="_blank" rel="noopener" class="embed__full") data-page="[^"]*"',
                 r'<a hidden\1 data-page=""', 1, "the link to the full page is hidden (no full page here)")]
-    return [Rewrite(r' data-service-worker="[^"]*"', "", 1, "no service worker in the package"), *link]
-
-
-def sim_worker() -> list[Rewrite]:
-    return [
-        Rewrite(r"\A", f'import "./{WASM_SHIM}"; // the package\'s copy: compile a .wasm of any MIME type\n', 1,
-                "the shim runs before Pyodide loads"),
-        Rewrite(r"import\(new URL\(name, message\.pyodideURL\)\.href\)",
-                'import(new URL(name.replace(/\\.mjs$/, ".js"), message.pyodideURL).href)', 1,
-                "Pyodide's scripts are imported under their .js names"),
-    ]
-
-
-def pyodide_script() -> list[Rewrite]:
-    """pyodide.mjs, which imports pyodide.asm.mjs on the wheel path."""
-    return [Rewrite(r"pyodide\.asm\.mjs", "pyodide.asm.js", 1, "it imports pyodide.asm.js")]
-
-
-def pyodide_asm() -> list[Rewrite]:
-    """pyodide.asm.mjs names itself when it tells its own stack frames from Python's."""
-    return [Rewrite(r"pyodide\.asm\.mjs", "pyodide.asm.js", 1, "it recognises its own frames by name")]
+    scripts = [Rewrite(rf'( data-pyodide-(?:script|module)="[^"]*/){re.escape(old)}"', rf'\g<1>{new}"', 1,
+                       f"the worker imports {old} as {new}") for old, new in RENAMED.items()]
+    return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
+            *scripts, *link]

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from ..errors import BuildError
 from ..pages import page_route
+from ..runtime import contract
 from . import adapt
 
-HERE = Path(__file__).resolve().parent / "launcher"
-# The page's local addresses: src/href, and the runtime's data-* attributes (_runtime_data.html).
-PAGE_REFS = re.compile(r'\b(?:src|href|data-(?:worker|pyodide|model|stdlib|lock|snapshot))="([^"#?:]+)(?:\?[^"]*)?"')
+# The page's local addresses: src/href, and the runtime's addresses (the contract's url fields).
+URL_ATTRIBUTES = "|".join(re.escape(contract.attribute(f.name)) for f in contract.FIELDS if f.kind == "url")
+PAGE_REFS = re.compile(rf'\b(?:src|href|data-(?:{URL_ATTRIBUTES}))="([^"#?:]+)(?:\?[^"]*)?"')
 # A module's static imports (`import ... from "./x.js"`, `import "./x.js"`), literal dynamic ones,
 # and the workers it starts from its own folder (`new URL("./x.js", import.meta.url)`).
 MODULE_REFS = re.compile(r'(?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)"(\.{1,2}/[^"]+\.js)"')
@@ -64,6 +65,8 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
         folder = site / ref
         if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: the runtime's folder
             files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file()}
+        elif ref.startswith("pyodide/"):  # one of its scripts (under the package's name): the folder holds it
+            continue
         elif ref.endswith("pyodide-lock.json"):  # the lock and the wheel it names
             lock = json.loads(read(site, ref))
             files |= {ref} | {posixpath.join(posixpath.dirname(ref), p["file_name"]) for p in lock["packages"].values()}
@@ -75,25 +78,18 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
 
 def package_files(site: Path, lang: str, hosted: bool) -> dict[str, bytes]:
     """The embed and everything it loads, adapted to an LMS's MIME table (adapt.py), by the
-    package's paths (the site's, but Pyodide's scripts named .js), plus the worker's shim."""
+    package's paths (the site's, but Pyodide's scripts named .mjs.js)."""
     files = {}
     for rel in needed(site, lang, hosted):
         data = read(site, rel)
         name = posixpath.basename(rel)
         if rel == embed_path(lang):
             data = adapted_page(site, lang, hosted).encode("utf-8")
-        elif rel == "static/js/sim-worker.js":
-            data = adapt.apply(rel, data.decode("utf-8"), adapt.sim_worker()).encode("utf-8")
-        elif name == "pyodide.mjs":
-            data = adapt.apply(rel, data.decode("utf-8"), adapt.pyodide_script()).encode("utf-8")
-        elif name == "pyodide.asm.mjs":
-            data = adapt.apply(rel, data.decode("utf-8"), adapt.pyodide_asm()).encode("utf-8")
         if name in adapt.RENAMED:
             rel = posixpath.join(posixpath.dirname(rel), adapt.RENAMED[name])
         files[rel] = data
     if "static/js/sim-worker.js" not in files:
         raise BuildError(f"the course package found no static/js/sim-worker.js among the files {embed_path(lang)} loads")
-    files[f"static/js/{adapt.WASM_SHIM}"] = (HERE / adapt.WASM_SHIM).read_bytes()
     mjs = [rel for rel in files if rel.endswith(".mjs")]
     if mjs:
         raise BuildError(f"the course package would hold {', '.join(mjs)}: an LMS serves .mjs as "

@@ -30,9 +30,11 @@ CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a c
 # The files of the Pyodide package the snapshots depend on (restoring checks the build id too).
 PYODIDE_INPUTS = (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
 # Files here that nothing in the cached start files depends on: editing them remakes no snapshot.
-NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js")
-# The delta the snapshots are stored as: the build and the page's worker share this module.
+NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js", "contract.py")
+# The delta the snapshots are stored as: the build and the page's worker share this module, and
+# the page's adapter to Pyodide, which knows where the memory lies in a snapshot.
 SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "snapshot-delta.js"
+PAGE_ADAPTER = REPO / "site" / "static" / "js" / "pyodide-adapter.js"
 
 
 def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
@@ -56,10 +58,11 @@ def sim_wheel(root: Path) -> Path:
     return found
 
 
-def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]) -> tuple[Path, str]:
+def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes],
+                snapshots: bool = True) -> tuple[Path, str]:
     """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key.
     measured: per language, the readout table (sim.session.measurements_json) each snapshot's
-    session opens with."""
+    session opens with. snapshots=False (`--runtime=wheel`): no snapshots, only the fallback's files."""
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
     key = cache.digest([
@@ -69,21 +72,25 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
         *[source for source in _sources(HERE) if Path(source[0]).name not in NOT_IN_SNAPSHOTS],
         ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
+        ("pyodide-adapter.js", PAGE_ADAPTER.read_bytes()),
         ("node", maker.node_version().encode()),
         ("zstandard", f"{zstandard.__version__} {zstandard.ZSTD_VERSION}".encode()),
+        ("snapshots", b"yes" if snapshots else b"no"),
     ])
 
     def make(out: Path) -> None:
         maker.make(out, pyodide=pyodide, wheel=built_wheel, package=wheel.DIST_NAME, sim=SIM,
-                   models=models, measured=measured, token=key[:16])
+                   models=models, measured=measured, token=key[:16], snapshots=snapshots)
 
     return cache.cached(root, "pyodide-start", key, make), key[:16]
 
 
-def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes]) -> dict:
-    """Copy Pyodide and the start files into the site; return the page's runtime settings."""
+def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
+                        snapshots: bool = True) -> dict:
+    """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
+    addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
     pyodide_rel, _ = assets.copy_pyodide(stage)
-    folder, token = start_files(models, cache_root(), measured)
+    folder, token = start_files(models, cache_root(), measured, snapshots)
     py = stage / "py"
     py.mkdir(exist_ok=True)
 
@@ -101,26 +108,56 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
     (stage / lock_dir).mkdir()
     for name in ("pyodide-lock.json", built_wheel.name):
         shutil.copyfile(folder / name, stage / lock_dir / name)
-    files = {
-        "stdlib": publish(folder / "python_stdlib.zip", "python_stdlib.zip"),
-        "lock": f"{lock_dir}/pyodide-lock.json",
-        "wheel": f"{lock_dir}/{built_wheel.name}",
-        "snapshots": {lang: publish(folder / f"{lang}.snapshot.zst", f"{lang}.snapshot.zst") for lang in models},
-    }
+    stdlib = publish(folder / "python_stdlib.zip", "python_stdlib.zip")
+    lock = f"{lock_dir}/pyodide-lock.json"
+    wheel_rel = f"{lock_dir}/{built_wheel.name}"
+    snapshots = {lang: publish(folder / f"{lang}.snapshot.zst", f"{lang}.snapshot.zst")
+                 for lang in models if (folder / f"{lang}.snapshot.zst").exists()}
+    size = lambda rel: (stage / rel).stat().st_size  # noqa: E731
     return {
         "pyodide": pyodide_rel,
         "token": token,
-        **files,
+        "stdlib": stdlib,
+        "lock": lock,
+        "wheel": wheel_rel,
+        "snapshots": snapshots,
         # What Pyodide checks in a lock (its ABI): the snapshot path needs no package, so the
         # worker hands Pyodide this instead of downloading the lock.
         "lock_info": json.loads((folder / "pyodide-lock.json").read_text())["info"],
         # Bytes of each file the worker may fetch, by the names its loading message counts them under.
         "sizes": {
-            **{name: (stage / pyodide_rel / name).stat().st_size for name in assets.PYODIDE_FILES},
-            "stdlib": (stage / files["stdlib"]).stat().st_size,
-            "lock": (stage / files["lock"]).stat().st_size,
-            "wheel": (stage / files["wheel"]).stat().st_size,
-            "snapshots": {lang: (stage / rel).stat().st_size for lang, rel in files["snapshots"].items()},
+            **{name: size(pyodide_rel + name) for name in assets.PYODIDE_FILES},
+            "stdlib": size(stdlib), "lock": size(lock), "wheel": size(wheel_rel),
+            "snapshots": {lang: size(rel) for lang, rel in snapshots.items()},
             "models": {lang: len(data) for lang, data in models.items()},
         },
+    }
+
+
+def page_settings(runtime: dict, root: str) -> dict:
+    """A page's runtime settings, by the contract's start fields (contract.FIELDS): addresses
+    relative to the page (root: the way back to the site's root; the static files with their
+    `?v=` versions), and per language where the contract says so.
+    runtime: write_runtime_files's, with the static files' and the models' versions (`static`,
+    `models`: sitebuild/pipeline.py, write_runtime)."""
+    pyodide = root + runtime["pyodide"]
+    sizes = runtime["sizes"]
+    langs = runtime["sizes"]["models"]
+    return {
+        "worker": f"{root}static/js/sim-worker.js?v={runtime['static']['js/sim-worker.js']}",
+        "pyodide": pyodide,
+        "pyodideScript": pyodide + "pyodide.mjs",
+        "pyodideModule": pyodide + "pyodide.asm.mjs",
+        "stdlib": root + runtime["stdlib"],
+        "lock": root + runtime["lock"],
+        "lockInfo": runtime["lock_info"],
+        "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
+        "snapshotToken": runtime["token"],
+        "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
+        "sizes": {lang: {
+            **{name: sizes[name] for name in assets.PYODIDE_FILES},
+            "stdlib": sizes["stdlib"], "lock": sizes["lock"], "wheel": sizes["wheel"],
+            "snapshot": sizes["snapshots"].get(lang, 0), "model": sizes["models"][lang],
+        } for lang in langs},
+        "serviceWorker": f"{root}sw.js",
     }

@@ -11,10 +11,24 @@ Pyodide's own compiler writes the .pyc files, so their magic number is the runti
 
 The survey functions import nothing themselves (sys and gc are built in), so that the list
 holds what the page needs and not what this helper uses; write_pyc_zip runs after the survey.
+
+This is the build's Python side of its adapter to Pyodide (sitebuild/runtime/pyodide_adapter.mjs is
+the JavaScript side): the CPython and Pyodide internals it relies on are listed in INTERNALS, and
+docs/upgrading-pyodide.md says which test fails if one changes.
 """
 
 import gc
 import sys
+
+# Every internal used here, by the name that appears in the code, with the function that uses it.
+# tests/sitebuild/test_pyodide_adapter.py reads this list and fails if any other source file names one.
+INTERNALS = {
+    "_code_to_hash_pyc": "write_pyc_zip: importlib's private writer of hash-based .pyc (PEP 552)",
+    "_bootstrap_external": "write_pyc_zip: importlib's private module that holds it",
+    "co_linetable": "without_columns: CPython's line table format (InternalDocs/locations.md, 3.11 on)",
+    "__basicsize__": "refill_stdin_buffer: the reader's own size, to find its buffer's (CPython's BufferedReader)",
+    "/lib/python": "stdlib_zip_path: where Pyodide's file system keeps the stdlib zip (/lib/pythonXY.zip)",
+}
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 

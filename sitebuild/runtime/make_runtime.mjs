@@ -13,18 +13,19 @@
 //    time) and every module of the trimmed stdlib that the survey's session imported (the page
 //    restores the snapshot without downloading the zip; only the fallback installs a wheel), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
-//    The free chunks of its heap are zeroed first (free_memory.mjs): freed memory keeps its garbage.
+//    The free chunks of its heap are zeroed first (pyodide_adapter.mjs, saveMemory): freed memory keeps its garbage.
 //    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
 //    The languages' snapshots are made side by side, each in a worker thread of its own (its own
 //    Pyodide): on two cores the second costs no wall time.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
 // for performance.now, seeded random bytes, PYTHONHASHSEED=0, and fixed env and sys.executable.
+// Every use of Pyodide's or Emscripten's internals is pyodide_adapter.mjs's.
 import fs from "node:fs";
 import path from "node:path";
 import nodeCrypto from "node:crypto";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
-import { zeroFreeChunks } from "./free_memory.mjs";
+import { saveMemory, startPyodide as start, unpackWheel } from "./pyodide_adapter.mjs";
 
 function makeDeterministic() {
   let ticks = 0;
@@ -47,15 +48,10 @@ function makeDeterministic() {
 const ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8", HOME: "/home/pyodide" };
 const SYS_EXECUTABLE = "/usr/bin/python";
 
-function startPyodide(loadPyodide, job, extra) {
-  return loadPyodide({
-    indexURL: job.pyodide,
-    lockFileURL: job.lock,
-    env: { ...ENV },
-    _sysExecutable: SYS_EXECUTABLE,
-    stdout: () => {},
+function startPyodide(loadPyodide, job, { stdLibURL, forSnapshot } = {}) {
+  return start(loadPyodide, {
+    indexURL: job.pyodide, lockFileURL: job.lock, stdLibURL, forSnapshot, env: { ...ENV }, sysExecutable: SYS_EXECUTABLE,
     stderr: (line) => process.stderr.write(line + "\n"),
-    ...extra,
   });
 }
 
@@ -66,11 +62,11 @@ function runHelper(pyodide, job) {
 }
 
 async function survey(loadPyodide, job) {
-  const pyodide = await startPyodide(loadPyodide, job, {});
+  const pyodide = await startPyodide(loadPyodide, job);
   // sim first, unpacked as the snapshots have it: what is imported by then is what the page's
   // session needs (the snapshots import it all); then the fallback's install through the lock,
   // whose own modules (tarfile, email, importlib.metadata) only the zip needs.
-  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(job.wheel)), "wheel");
+  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)), job.simModules[0]);
   const helper = runHelper(pyodide, job);
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));
@@ -91,10 +87,9 @@ async function survey(loadPyodide, job) {
 }
 
 async function snapshot(loadPyodide, job, lang, stdlibFiles) {
-  const pyodide = await startPyodide(loadPyodide, job, { stdLibURL: job.stdlibOut, _makeSnapshot: true });
-  // The same wheel, unpacked rather than loadPackage'd: Pyodide keeps the names of the packages
-  // it loaded in a JavaScript object that a snapshot must find empty.
-  pyodide.unpackArchive(new Uint8Array(fs.readFileSync(job.wheel)), "wheel");
+  const pyodide = await startPyodide(loadPyodide, job, { stdLibURL: job.stdlibOut, forSnapshot: true });
+  // The same wheel, unpacked rather than loadPackage'd (pyodide_adapter.mjs, unpackWheel).
+  unpackWheel(pyodide, new Uint8Array(fs.readFileSync(job.wheel)), job.simModules[0]);
   const helper = runHelper(pyodide, job);
   try {
     helper.get("import_named")(pyodide.toPy(job.imports));
@@ -109,17 +104,12 @@ async function snapshot(loadPyodide, job, lang, stdlibFiles) {
   pyodide.globals.set("specdec_measured_json", job.measured[lang] ? fs.readFileSync(job.measured[lang], "utf8") : null);
   // The worker finds these two names in __main__ after the restore.
   pyodide.runPython(`
-import gc
-import sys
 import sim.session
 specdec_session = sim.session.open_session(specdec_model_json, specdec_measured_json)
 specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.stringify(lang)}}
 del specdec_model_json, specdec_measured_json
-gc.collect()
-sys._clear_type_cache()  # the method cache's 4,096 entries: refilled as it is used (18 kB of gzip)
 `);
-  const cleared = zeroFreeChunks(pyodide._module);
-  const memory = pyodide.makeMemorySnapshot();
+  const { memory, cleared } = saveMemory(pyodide);
   const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
   fs.writeFileSync(job.snapshots[lang], xorDataImage(memory, image));
   return { bytes: memory.length, dataImage: image.length, freeZeroed: cleared.zeroed };
@@ -149,11 +139,15 @@ async function workerMain() {
   parentPort.postMessage(await snapshot(loadPyodide, job, lang, stdlibFiles));
 }
 
+// Which part was running when the making failed: the maker's message says what to do about each.
+let phase = "survey";
+
 async function main() {
   const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
   makeDeterministic();
   const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
   const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
+  phase = "snapshot";
   const langs = Object.keys(job.snapshots);
   const made = await Promise.all(langs.map((lang) => snapshotInThread(job, lang, report.stdlib.sessionFiles)));
   langs.forEach((lang, i) => { report.snapshots[lang] = made[i]; });
@@ -164,7 +158,7 @@ async function main() {
 if (isMainThread) {
   main().catch((error) => {
     const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-    fs.writeFileSync(job.report, JSON.stringify({ error: lastLine(error), detail: String(error && error.stack || error) }));
+    fs.writeFileSync(job.report, JSON.stringify({ error: lastLine(error), phase, detail: String(error && error.stack || error) }));
     process.exit(1);
   });
 } else {

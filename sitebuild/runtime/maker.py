@@ -33,6 +33,11 @@ HELPER = HERE / "in_pyodide.py"
 # for 1.8 s less (measured on the en snapshot). A snapshot's making is cached (.cache/runtime/).
 ZSTD_LEVEL = 18
 NODE_TIMEOUT_S = 600
+# What a failed making says to do: the guide to a new Pyodide, and for the snapshots, the build
+# that goes without them.
+GUIDE = "docs/upgrading-pyodide.md says what this message means and what to change"
+WITHOUT_SNAPSHOTS = ("or build with --runtime=wheel (`./dev build --runtime=wheel`): a site whose worker starts "
+                     "Python from the sim wheel, without the snapshots (slower to go live, the same bench)")
 
 
 def node_binary() -> str:
@@ -115,7 +120,9 @@ def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:
                   "detail": run.stderr}
     if run.returncode != 0 or "error" in report:
         detail = (report.get("detail") or run.stderr or "").strip()[-3000:]
-        raise BuildError(f"{SCRIPT.name}: {report.get('error')}\n{detail}")
+        where = {"survey": "the runtime survey", "snapshot": "the memory snapshots"}.get(report.get("phase"), "the runtime files")
+        fix = GUIDE + ("; " + WITHOUT_SNAPSHOTS if report.get("phase") == "snapshot" else "")
+        raise BuildError(f"{SCRIPT.name} ({where}): {report.get('error')}; {fix}\n{detail}")
     return report
 
 

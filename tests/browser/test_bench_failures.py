@@ -22,6 +22,7 @@ REPORTED_MS = 30_000
 VIEWPORT = {"width": 1280, "height": 900}
 
 
+@pytest.mark.adapter("wasmOf", "withPrecompiledWasm")
 def test_a_blocked_wasm_is_reported_long_before_the_watchdog_and_retry_recovers(new_page, site_url):
     page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
     # Blocked until Retry; then let through. Not page.unroute(): it waits for the handlers still

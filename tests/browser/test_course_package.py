@@ -21,7 +21,7 @@ from urllib.parse import quote
 import pytest
 from helpers.benchpage import PYODIDE_TIMEOUT_MS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot")]
 
 REPO = Path(__file__).resolve().parents[2]
 SCORM_AGAIN = REPO / "node_modules" / "scorm-again" / "dist" / "scorm12.js"

@@ -5,6 +5,9 @@ written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, chec
   snapshot and steps. So does a reload on a connection that takes requests and answers none (a
   crowded wifi): the worker serves its copy once the network has kept the page waiting a while
   (NETWORK_WAIT_MS), without waiting for the network to answer or fail.
+- Offline, the other language's page (whose snapshot was never stored) shows its text, and its
+  bench says that this language's Python files were not saved for offline use, with Retry, which
+  starts it once the network is back.
 - A new build on the host: the next online visit runs the new build's files only (never the old
   worker's cached copies), and the new service worker takes over.
 - The embed in a course page on another origin goes live with the service worker present, and the
@@ -28,7 +31,7 @@ from sitebuild import assets
 from sitebuild.runtime import offline
 from sitebuild.serve import SiteHandler
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.adapter("restoreSnapshot", "watchFetches")]
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 
@@ -113,6 +116,31 @@ def test_after_one_visit_the_page_and_its_bench_work_offline(browser, built_site
         silent.clear()
         context.close()
         server.close()
+
+
+def test_offline_the_language_not_visited_says_its_files_were_not_saved_and_retry_recovers(browser, site_url):
+    """A visit to /zh/specdec/ stores the pages and zh's snapshot; offline, /en/specdec/ shows its
+    text from the service worker, and the bench fails with the `offline` failure and its words
+    (not "Python stopped while it was starting"): en's snapshot was never stored, and the
+    fallback's files never are. With the network back, Retry starts Python."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
+    try:
+        live_once(context, f"{site_url}zh/specdec/")
+        context.set_offline(True)
+        page = context.new_page()
+        page.goto(f"{site_url}en/specdec/", timeout=PYODIDE_TIMEOUT_MS)
+        assert page.locator("#b-title").is_visible() and page.locator("section.chapter").count() > 5  # the text is there
+        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
+        status = page.locator("#b .b-status__text").inner_text()
+        assert "not saved for offline use" in status and "Retry" in status, status
+        assert page.locator("#b .b-status__raw").text_content().startswith("offline: "), page.locator("#b .b-status__raw").text_content()
+        assert page.locator("#b .b-retry").is_visible()
+        context.set_offline(False)
+        page.locator("#b .b-retry").click()
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    finally:
+        context.close()
 
 
 def rebuild_in_place(site):

@@ -16,7 +16,7 @@ import pytest
 
 from sim.session import open_session
 
-pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
+pytestmark = [pytest.mark.browser, pytest.mark.long(30), pytest.mark.adapter("restoreSnapshot", "startPython", "installPackage")]
 
 CASES = [
     {"draft": draft, "gamma": gamma, "temperature": temperature, "seed": seed}

@@ -17,8 +17,11 @@ import pytest
 import zstandard
 from helpers.benchpage import DEBUG_HOOKS
 from helpers.loopback import LoopbackSite
+from helpers.pyodide_snapshot import memory_offset
 
+from corpus.sources import corpus_dir
 from sim.session import open_session
+from sitebuild.pipeline import Options, build
 from sitebuild.serve import SiteHandler
 from sitebuild.runtime.maker import compress_snapshot
 
@@ -113,6 +116,7 @@ class HeldSnapshotSite(LoopbackSite):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot", "snapshotMemory", "watchFetches", "answerFetch", "startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer", "stdlib_zip_path")
 def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(browser, built_site, lang):
     """One first visit per language (a fresh context): what the worker fetched and restored, and
     what the loading message said on the way (it counts the bytes fetched while the snapshot is
@@ -125,7 +129,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
         site.released.set()
         page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
         log = page.evaluate("window.statusLog")  # up to live
-        sizes = json.loads(page.evaluate("self.specdecSimBoot.settings.runtimeSizes"))
+        sizes = json.loads(page.evaluate("self.specdecSimBoot.settings.sizes"))
         got = page.evaluate(PAGE_CLIENT, [PREFIX[lang]])
         assert got["via"] == "snapshot"
         # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
@@ -144,6 +148,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
     check_loading_message(log, sizes, lang)
 
 
+@pytest.mark.adapter("startPython", "installPackage", "withPrecompiledWasm", "watchFetches")
 def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site):
     context, page = open_page(browser, site_url, "en", lambda route: route.abort())
     got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
@@ -159,6 +164,24 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
     context.close()
 
 
+@pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")
+def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, tmp_path_factory):
+    """`--runtime=wheel` (for a Pyodide whose snapshots cannot be made): no snapshot is made or
+    named, and the worker starts from the wheel at once, with no refused snapshot on the way."""
+    site = tmp_path_factory.mktemp("wheel-only") / "_site"
+    build(Options(out=site, corpus=corpus_dir(), force=True, runtime="wheel"))
+    assert not list(site.glob("py/*.snapshot.zst"))
+    assert 'data-snapshot=""' in (site / "zh/specdec/index.html").read_text(encoding="utf-8")
+    with LoopbackSite(site) as served:
+        context, page = open_page(browser, served.url, "zh")
+        got = page.evaluate(PAGE_CLIENT, [PREFIX["zh"]])
+        assert got == {"via": "wheel", "start": cpython_start(site, "zh")}, got
+        assert not [u for u in page.requests_seen if ".snapshot" in u]
+        assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 0
+        assert not page.console_errors and not [w for w in page.warnings if "snapshot" in w], (page.console_errors, page.warnings)
+        context.close()
+
+
 # A start gone quiet is started again once, in a fresh worker (sim-client.js: restartAfterMs of no
 # progress and no mark): here the first request for the snapshot is never answered (as Firefox
 # under load now and then left its downloads), the second is. The page's clock is Playwright's,
@@ -167,11 +190,11 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 # about the page's own clock, whatever the machine's load. The client of the test's own waits
 # QUIET_MS (under STALL_MS, the client's limit for a failed start).
 QUIET_MS = 30_000
-QUIET_START = """([prefix, snapshotURL, quietMs]) => {
+QUIET_START = """([prefix, snapshot, quietMs]) => {
   const quiet = window.quiet = { stages: [], marks: [], heard: null, result: null };
   const heard = () => (quiet.heard = performance.now());  // what resets the client's watchdog
   import(SIM_START).then(async ({ startSim }) => {
-    const client = startSim(self.specdecSimBoot.settings, { snapshotURL, restartAfterMs: quietMs,
+    const client = startSim(self.specdecSimBoot.settings, { snapshot, restartAfterMs: quietMs,
       onProgress: (stage) => { heard(); quiet.stages.push(stage); },
       onTimings: (timings) => { heard(); quiet.marks.push(...Object.keys(timings)); } });
     await client.ready;
@@ -183,6 +206,7 @@ QUIET_START = """([prefix, snapshotURL, quietMs]) => {
 WITHOUT_SNAPSHOT = ("worker-pyodide-mjs", "worker-asm-mjs", "worker-wasm-compiled")
 
 
+@pytest.mark.adapter("restoreSnapshot", "withPrecompiledWasm")
 def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(browser, site_url, built_site):
     own = snapshot_file(built_site, "en")
     asked = []
@@ -244,13 +268,13 @@ def until(page, predicate: str, timeout_s: float = TIMEOUT_MS / 1000):
 # and answers as CPython does, after a whole restore (another build's token), the worker's state
 # most unlike a fresh one's; a refusal before any restore runs on to the end in the blocked
 # snapshot's test above. (A wheel start costs about 4 s of CPU: one here, one there.)
-SNAPSHOT_AT = """async ([prefix, snapshotURL, snapshotToken, through]) => {
+SNAPSHOT_AT = """async ([prefix, snapshot, snapshotToken, through]) => {
   const { startSim } = await import(SIM_START);
   let fellBack;
   const fallback = new Promise((resolve) => { fellBack = resolve; });
   const onProgress = (stage, message) => stage === 'fallback' && fellBack(message.reason);
   const client = startSim(self.specdecSimBoot.settings,
-                          { snapshotURL, onProgress, ...(snapshotToken ? { snapshotToken } : {}) });
+                          { snapshot, onProgress, ...(snapshotToken ? { snapshotToken } : {}) });
   const reason = await Promise.race([fallback, client.ready.then(() => null)]);
   const result = { reason };
   if (reason === null || through) {
@@ -267,6 +291,7 @@ def send_on(url: str):
     return lambda route: route.continue_(url=url)
 
 
+@pytest.mark.adapter("snapshotMemory", "restoreSnapshot", "startPython", "installPackage")
 def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
     own = snapshot_file(built_site, "en").read_bytes()
     served = {  # name: (bytes sent, why the worker refuses them)
@@ -343,6 +368,7 @@ TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-was
            "worker-delta-undone", "worker-restored", "worker-ready"]
 
 
+@pytest.mark.adapter("restoreSnapshot")
 def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_url, built_site):
     page.goto(f"{site_url}en/specdec/")
     page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
@@ -358,6 +384,7 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
     assert None not in marks and marks == sorted(marks), marks
 
 
+@pytest.mark.adapter("restoreSnapshot")
 def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
     """sim-boot.js starts the worker as the parser reaches the top of <body>; the page's client
     (sim-start.js, made once the bench's modules run) takes that very worker over, and hears what
@@ -425,6 +452,7 @@ LATE = """async ([frame, name]) => {
 LATE_NOW = "(name) => ({ same: window.late[name].same, here: window.blobsMade - window.late[name].blobsBefore })"
 
 
+@pytest.mark.adapter("answerDataAddresses")
 def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(browser, site_url):
     raw = bytes((i * 7919) % 251 for i in range(3 << 20))
     frame = base64.b64encode(compress_snapshot(raw)).decode()
@@ -459,8 +487,8 @@ def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(browser,
 
 # The snapshot's delta against the .wasm's data segments is undone on the decoding worker too, and
 # on this thread where that worker cannot be: a tiny .wasm with one data segment (at 16), a
-# snapshot (Pyodide's magic, its memory after the 8-byte header) whose first bytes are XORed with
-# it, as the build stores them. A .wasm that could not be read fails the snapshot, with its reason.
+# snapshot (the built one's header, then 1 MB of memory) whose first bytes are XORed with it, as
+# the build stores them. A .wasm that could not be read fails the snapshot, with its reason.
 UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere } = await import(url);
@@ -479,17 +507,20 @@ UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
 }"""
 
 
-def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url):
+@pytest.mark.adapter("snapshotMemory")
+def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url, built_site):
     page.goto(site_url)
     segment = bytes(range(1, 33))
     data = bytes([0x0B, 7 + len(segment), 1, 0, 0x41, 16, 0x0B, len(segment)]) + segment
     wasm = b"\0asm\1\0\0\0" + bytes([5, 3, 1, 0, 1]) + data
     memory = bytes((i * 7919) % 251 for i in range(1 << 20))
-    snapshot = (0x706E7300).to_bytes(4, "little") + (8).to_bytes(4, "little") + memory
+    built = zstandard.ZstdDecompressor().decompress(snapshot_file(built_site, "en").read_bytes())[: 1 << 20]
+    header = built[: memory_offset(built)]
+    snapshot = header + memory
     image = bytes(16) + segment
     delta = bytearray(snapshot)
     for i, x in enumerate(image):
-        delta[8 + i] ^= x
+        delta[len(header) + i] ^= x
     b64 = lambda b: base64.b64encode(b).decode()
     got = page.evaluate(UNDO_DELTA, [b64(compress_snapshot(bytes(delta))), b64(wasm), b64(snapshot)])
     assert {k: got[k] for k in ("there", "here", "kept")} == {"there": True, "here": True, "kept": False}, got

@@ -92,10 +92,14 @@ def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
         assert not name.startswith(("en/", "zh/", f"embed/{other}/", f"py/{other}.", f"models/{other}.")), name
         assert Path(name).name not in ("_headers", "sitemap.xml", "sw.js", "robots.txt", "404.html", ".specdec-site.json")
         assert not name.endswith(".mjs")  # an LMS serves .mjs as application/octet-stream
-    # The embed's copy: no service worker, and no link to a full page the package lacks.
+    # The embed's copy: no service worker, and no link to a full page the package lacks; the worker
+    # imports Pyodide's scripts under the package's names; Pyodide's files and the worker are the site's bytes.
     embed = archive.read(f"embed/{lang}/specdec/index.html").decode("utf-8")
-    assert "data-service-worker" not in embed and '<a hidden target="_blank" rel="noopener" class="embed__full" data-page=""' in embed
-    assert 'import "./wasm-any-mime.js"' in archive.read("static/js/sim-worker.js").decode("utf-8")
+    assert 'data-service-worker=""' in embed and '<a hidden target="_blank" rel="noopener" class="embed__full" data-page=""' in embed
+    folder = next(n for n in names if n.endswith("/pyodide.mjs.js")).rsplit("/", 1)[0]
+    for name in ("pyodide.mjs", "pyodide.asm.mjs"):
+        assert f'/{name}.js"' in embed and archive.read(f"{folder}/{name}.js") == (built_site / folder / name).read_bytes()
+    assert archive.read("static/js/sim-worker.js") == (built_site / "static/js/sim-worker.js").read_bytes()
     launcher = archive.read("index.html").decode("utf-8")
     # The launcher's style sheets, the embed's among them, are in the package.
     sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)">', launcher)
@@ -160,5 +164,5 @@ def test_cartridge_links_every_chapter_to_the_hosted_embed(base_url_site, publis
 
 
 def test_a_rewrite_that_no_longer_matches_stops_the_build():
-    with pytest.raises(BuildError, match=r"pyodide\.mjs: it imports pyodide\.asm\.js.*matched 0 times.*adapt\.py"):
-        adapt.apply("pyodide/v9/pyodide.mjs", "no such name here", adapt.pyodide_script())
+    with pytest.raises(BuildError, match=r"index\.html: the worker imports pyodide\.mjs as pyodide\.mjs\.js.*matched 0 times.*adapt\.py"):
+        adapt.apply("embed/en/specdec/index.html", ' data-service-worker="sw.js"', adapt.embed_page(hosted=True))

@@ -6,6 +6,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from sitebuild.runtime import contract
+
 PAGES = ["en/specdec/index.html", "zh/specdec/index.html", "embed/en/specdec/index.html", "embed/zh/specdec/index.html"]
 PLACEHOLDER = re.compile(r"\b(placeholder|lorem ipsum|TODO|TBD|FIXME|XXX)\b|待写|占位", re.I)
 
@@ -141,7 +143,8 @@ def test_the_head_preloads_the_worker_start_and_its_imports(built_site, route):
 def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site, route):
     """sim-boot.js is the first thing in <body>, and runs as the parser reaches it: not a module,
     not async or deferred (an async module there ran only after the long body was parsed and laid
-    out). It carries the page's runtime settings, which nothing else states."""
+    out). It carries the page's runtime settings, one attribute per start field of the runtime
+    contract, and the contract itself, which nothing else states."""
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))
     tag, boot = links.body_first
@@ -149,6 +152,7 @@ def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site,
     assert not {"type", "async", "defer"} & set(boot), boot
     lang = route.split("/")[-3]
     assert boot["data-lang"] == lang and boot["data-snapshot"].split("/")[-1].startswith(f"{lang}.")
-    for name in ("worker", "pyodide", "model", "stdlib", "lock", "lock-info", "snapshot-token", "runtime-sizes"):
-        assert boot[f"data-{name}"], name
+    for field in contract.FIELDS:
+        assert boot[f"data-{contract.attribute(field.name)}"], field.name
+    assert json.loads(boot["data-contract"]) == contract.page_contract()
     assert not [a for a in links.body_attrs if a.startswith(("data-worker", "data-snapshot", "data-lang"))]

@@ -1,7 +1,8 @@
 """What the build does to a snapshot's memory before saving it (issue 24): the stdlib's line
 tables lose their columns but keep their lines (in_pyodide.without_columns, run here in CPython:
 the table's format is the same from 3.11 on), and the heap's free chunks are zeroed past their
-links (free_memory.mjs, run in Node on a heap laid out by hand as dlmalloc lays it out)."""
+links (pyodide_adapter.mjs, zeroFreeChunks, run in Node on a heap laid out by hand as dlmalloc lays it out).
+These are the build adapter's own tests, so they name the internals they fake (test_pyodide_adapter.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def codes(code):
             yield from codes(const)
 
 
+@pytest.mark.adapter("without_columns")
 def test_line_tables_keep_every_line_and_lose_their_columns():
     source = (RUNTIME / "in_pyodide.py").read_text()
     code = compile(source, "in_pyodide.py", "exec")
@@ -38,6 +40,7 @@ def test_line_tables_keep_every_line_and_lose_their_columns():
     assert len(after) < len(before) and len(zlib.compress(after)) < 0.6 * len(zlib.compress(before))
 
 
+@pytest.mark.adapter("without_columns")
 def test_a_line_table_that_loses_its_lines_fails_the_build(monkeypatch):
     """The power check: a rewrite that gets the lines wrong (here: every entry twice, well formed)
     is caught by the co_lines check."""
@@ -82,9 +85,10 @@ console.log(JSON.stringify(result));
 """
 
 
+@pytest.mark.adapter("zeroFreeChunks")
 def test_free_chunks_are_zeroed_past_their_links_and_nothing_else(tmp_path):
     script = tmp_path / "check.mjs"
-    script.write_text(CHECK % {"module": json.dumps((RUNTIME / "free_memory.mjs").as_uri())})
+    script.write_text(CHECK % {"module": json.dumps((RUNTIME / "pyodide_adapter.mjs").as_uri())})
     run = subprocess.run([maker.node_binary(), str(script)], capture_output=True, text=True, check=True)
     result = json.loads(run.stdout)
     assert result["report"] == {"heap": 672, "chunks": 4, "free": 544, "zeroed": 16 + 480}

@@ -2,15 +2,15 @@
 // the bench's current state, this page's language, a chapter (the one in view, to start with)
 // and the colours; a title, lazy loading, and a height (from the spec's layout) that shows the
 // bench whole when the host runs no script. A native modal dialog: Escape closes it, and focus
-// goes back to the button that opened it.
+// goes back to the button that opened it. The bench (its API, bench/api.js) says when its
+// "Embed this" button is pressed, and takes focus back.
 import { text } from "./bench/text.js";
 
 const escapeAttribute = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 export function wireEmbedDialog(bench, currentChapter) {
   const dialog = document.getElementById("embed-dialog");
-  const button = document.querySelector(".b-embed-open");
-  if (!dialog || !button) return;
+  if (!dialog || !bench.has("embed")) return;
   const field = (name) => dialog.querySelector(`[name="${name}"]`);
   const code = dialog.querySelector("#embed-code");
   const preview = dialog.querySelector(".embed-dialog__preview");
@@ -44,7 +44,7 @@ export function wireEmbedDialog(bench, currentChapter) {
     }
   }
 
-  button.addEventListener("click", () => {
+  bench.on("embed", () => {
     const chapter = currentChapter();
     if ([...field("chapter").options].some((o) => o.value === chapter)) field("chapter").value = chapter;
     update();
@@ -53,5 +53,5 @@ export function wireEmbedDialog(bench, currentChapter) {
   for (const name of ["chapter", "theme"]) field(name).addEventListener("change", update);
   for (const b of dialog.querySelectorAll("[data-copy]")) b.addEventListener("click", () => copy(document.getElementById(b.dataset.copy)));
   dialog.querySelector(".embed-dialog__close").addEventListener("click", () => dialog.close());
-  dialog.addEventListener("close", () => button.focus());
+  dialog.addEventListener("close", () => bench.focus("embed"));
 }

@@ -14,7 +14,8 @@
 //   {type: "specdec:height", height}       (the documented message; the host script in the
 //                                           "Embed this" dialog and docs/embedding.md follow it)
 // The height is the content's (with a chapter beside the bench, the bench's: wantedHeight), never
-// the window's, so a host that sets the frame to it settles.
+// the window's, so a host that sets the frame to it settles. The bench's height and the snippet's
+// come from the bench's API (bench/api.js), as everything of the bench does.
 // Progress and state, and the host's request to show a chapter: embed-host.js.
 import { openBench } from "./bench/api.js";
 import { connectHost } from "./embed-host.js";
@@ -28,6 +29,7 @@ let shown = "";
 // chapter shows it here instead.
 const fullPage = fullLink.dataset.page;
 const host = connectHost({ chapters, show: (anchor) => showInPlace(anchor) });
+let bench = null; // the bench's API, once it is open
 
 function showChapter(anchor) {
   const text = document.querySelector(".embed__text");
@@ -73,17 +75,15 @@ function linkFullPage(view) {
 // sticky bench, which stays in view while the reader reads. Otherwise the whole document. Either
 // way it follows the content, never the window, so a host that sets the frame to it settles.
 const BESIDE = window.matchMedia("(min-width: 62rem)");
-const { spec } = JSON.parse(document.getElementById("bench-state").textContent);
-const SNIPPET_HEIGHT = spec.layout.embed.frame_height;
 
 function wantedHeight() {
   const whole = Math.ceil(document.documentElement.getBoundingClientRect().height);
-  if (!shown || !BESIDE.matches) return whole;
+  if (!shown || !BESIDE.matches || !bench) return whole;
   const layout = document.querySelector(".embed__layout");
   const main = document.querySelector(".embed__main");
-  const benchBottom = layout.getBoundingClientRect().top + window.scrollY + document.getElementById("bench").offsetHeight
+  const benchBottom = layout.getBoundingClientRect().top + window.scrollY + bench.height()
     + parseFloat(getComputedStyle(main).paddingBottom);
-  return Math.min(whole, Math.max(Math.ceil(benchBottom), SNIPPET_HEIGHT));
+  return Math.min(whole, Math.max(Math.ceil(benchBottom), bench.layout().embed.frame_height));
 }
 
 function reportHeight() {
@@ -97,11 +97,10 @@ function reportHeight() {
     window.parent.postMessage({ subject: "org.imsglobal.lti.frameResize", height }, "*");
     window.parent.postMessage({ type: "specdec:height", height }, "*");
   };
-  const observer = new ResizeObserver(send);
-  observer.observe(document.documentElement);
-  observer.observe(document.getElementById("bench"));
+  new ResizeObserver(send).observe(document.documentElement);
   BESIDE.addEventListener("change", send);
   send();
+  return send;
 }
 
 // The part a chapter talks about (its panel opens with it).
@@ -121,9 +120,13 @@ function showInPlace(anchor) {
 
 const asked = new URLSearchParams(window.location.search).get("chapter");
 if (chapters.includes(asked)) showChapter(asked);
-reportHeight();
+const sendHeight = reportHeight();
 
-const bench = openBench({ chapters, first: focusOn(shown) });
+bench = openBench({ chapters, first: focusOn(shown) });
+if (bench && sendHeight) {
+  bench.on("resize", sendHeight);
+  sendHeight();
+}
 // A link's view options, once the sim has read them; the full page's link after every state.
 if (bench) bench.subscribe((change, state) => {
   if (change.kind !== "act") return;

@@ -42,6 +42,10 @@ currentChapterTracker((section) => {
   }
   if (bench) bench.chapter({ id: section.id, part: section.dataset.part });
 });
-wireSheet();
-wireFocusMode();
-if (bench) wireEmbedDialog(bench, () => chapter);
+// The page's element that holds the bench (page.html): the frames' styles follow its state.
+const frame = document.getElementById("bench");
+if (bench) {
+  wireSheet(frame, bench);
+  wireFocusMode(frame, bench);
+  wireEmbedDialog(bench, () => chapter);
+}

@@ -3,34 +3,32 @@
 // link) and closed by its own button or Escape. While it is open the rest of the page is inert,
 // so focus stays in the bench; closing gives focus back to whatever opened it, and the text is
 // where the reader left it. While it is closed its machine shows small in the bar, as a picture
-// (inert: the parts are pressed on the full bench), and the bar names the part in view.
-import { setText } from "./bench/dom.js";
+// (inert: the parts are pressed on the full bench); the bar names the part in view (bench/strip.js).
+//
+// frame: the page's element that holds the bench (the frames' styles follow its data-sheet);
+// bench: the bench's API (bench/api.js), the only way in to the bench itself.
 
 const NARROW = window.matchMedia("(max-width: 56.24rem), (max-height: 34.99rem)");
 
-export function wireSheet() {
-  const bench = document.querySelector(".layout .bench");
-  const close = bench && bench.querySelector(".b-sheet-close");
-  if (!bench || !close) return null;
+export function wireSheet(frame, bench) {
+  if (!frame || !bench || !bench.has("close")) return null;
   // Everything but the bench (and the dialogs it opens, such as "Embed this") turns inert.
-  const outside = [...document.body.children].filter((n) => !n.contains(bench) && !["SCRIPT", "DIALOG"].includes(n.tagName));
+  const outside = [...document.body.children].filter((n) => !n.contains(frame) && !["SCRIPT", "DIALOG"].includes(n.tagName));
   const article = document.querySelector(".layout .article");
   let opener = null;
 
-  const figure = bench.querySelector(".b-machine-panel");
   function setOpen(open) {
-    bench.dataset.sheet = open ? "open" : "closed";
-    document.documentElement.dataset.sheet = bench.dataset.sheet; // frames.css: the page behind stays still
+    frame.dataset.sheet = open ? "open" : "closed";
+    document.documentElement.dataset.sheet = frame.dataset.sheet; // frames.css: the page behind stays still
     for (const node of [...outside, article]) node.inert = open;
-    if (figure) figure.inert = NARROW.matches && !open;
+    bench.show({ picture: NARROW.matches && !open });
   }
-  nameThePart(bench);
 
   function open(from) {
     opener = from || document.activeElement;
     setOpen(true);
-    bench.scrollTop = 0;
-    document.getElementById("b-title").focus({ preventScroll: true });
+    frame.scrollTop = 0;
+    bench.focus("title");
   }
 
   function shut() {
@@ -39,39 +37,23 @@ export function wireSheet() {
     opener = null;
   }
 
-  // The strip's link and the skip link lead to the bench's title: on phones they open the sheet.
-  for (const link of document.querySelectorAll('a[href="#b-title"]')) {
+  // The links that lead to the bench (the bar's, the skip link, a Try it's): on phones they open the sheet.
+  for (const link of document.querySelectorAll("a[data-opens-bench]")) {
     link.addEventListener("click", (event) => {
       if (!NARROW.matches) return;
       event.preventDefault();
       open(link);
     });
   }
-  close.addEventListener("click", shut);
-  bench.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && bench.dataset.sheet === "open") shut();
+  bench.on("close", shut);
+  frame.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && frame.dataset.sheet === "open") shut();
   });
   // Widening the window past the phone layout puts the bench beside the text again.
   NARROW.addEventListener("change", () => {
-    if (!NARROW.matches && bench.dataset.sheet === "open") shut();
-    else setOpen(bench.dataset.sheet === "open");
+    if (!NARROW.matches && frame.dataset.sheet === "open") shut();
+    else setOpen(frame.dataset.sheet === "open");
   });
   setOpen(false);
   return { open, close: shut };
-}
-
-// The bar's one line: the label of the part the chapter in view (or a Try it) lit, read from the
-// machine itself, or the bench's name when no part is lit.
-function nameThePart(bench) {
-  const root = bench.querySelector("#b");
-  const line = document.querySelector(".b-strip__part");
-  if (!root || !line) return;
-  const idle = line.textContent;
-  const name = () => {
-    const part = root.dataset.isolate || root.dataset.focus;
-    const label = part && root.querySelector(`#b-part-${part}-label`);
-    setText(line, label ? label.textContent : idle);
-  };
-  new MutationObserver(name).observe(root, { attributes: true, attributeFilter: ["data-focus", "data-isolate"] });
-  name();
 }

@@ -1,13 +1,14 @@
 // The sim worker's start, as early as the page can make it: a classic script, the first thing in
 // <body>, which the parser runs as soon as it reaches it (once the style sheet is in, as for any
-// classic script after one). Started from a module script (async, in the same place) the worker
-// began only once the long body was parsed and first laid out, and on a repeat visit the bench went
-// live 0.3 s later (issue 24; docs/architecture.md, "The runtime in the page", has the figures).
+// classic script after one). Started from a module script the worker began only once the long
+// body was parsed and first laid out (docs/architecture.md, "The runtime in the page").
 //
-// Its data attributes are the page's runtime settings (templates/_runtime_data.html), and it owns
-// what the worker is told: options(settings) turns them into SimClient's options (sim-client.js),
-// startMessage(options) is the message the worker starts from (sim-worker.js). It starts the
-// worker with that message in its name (sim-client.js says why) and keeps what the worker says
+// Its data attributes are the page's runtime settings and the runtime contract
+// (sitebuild/runtime/contract.py, written by templates/_runtime_data.html): each start field the
+// contract lists is one attribute, and the same name is the client's option and the start
+// message's field. options(settings) reads them; startMessage(options) is the message the worker
+// starts from (sim-worker.js), with the contract's names of stages, marks and failures. It starts
+// the worker with that message in its name (sim-client.js says why) and keeps what the worker says
 // until the page's client takes the worker over (take). Published as self.specdecSimBoot, the one
 // thing a classic script can share with the page's modules (sim-start.js, sim-client.js).
 "use strict";
@@ -16,40 +17,38 @@ self.specdecSimBoot = (() => {
   const EVENTS = ["message", "error", "messageerror"]; // what a worker says, kept until it is taken
   const script = document.currentScript;
   const settings = script ? script.dataset : {};
+  const contract = JSON.parse(settings.contract || "null");
 
-  // SimClient's options from the runtime settings (a DOMStringMap, or an object like it).
+  // The client's options from the runtime settings (a DOMStringMap, or an object like it): each
+  // start field of the contract, a JSON one parsed, an empty one null.
   function options(runtime) {
-    return {
-      workerURL: runtime.worker,
-      pyodideURL: runtime.pyodide,
-      modelURL: runtime.model,
-      stdlibURL: runtime.stdlib,
-      lockURL: runtime.lock,
-      lockInfo: JSON.parse(runtime.lockInfo || "null"),
-      snapshotURL: runtime.snapshot,
-      snapshotToken: runtime.snapshotToken,
-      lang: runtime.lang,
-      sizes: JSON.parse(runtime.runtimeSizes || "{}"),
-    };
+    const out = {};
+    for (const { name, kind } of contract ? contract.fields : []) {
+      const value = runtime[name];
+      out[name] = value == null || value === "" ? null : kind === "json" && typeof value === "string" ? JSON.parse(value) : value;
+    }
+    return out;
   }
 
-  // The start message: every option but the worker's own address, addresses (names ending in
-  // URL) made absolute, since the worker resolves a relative one against its own.
-  function startMessage({ workerURL, ...start }) {
-    const message = { type: "start" };
-    for (const [key, value] of Object.entries(start)) {
-      message[key] = key.endsWith("URL") && value ? new URL(value, document.baseURI).href : value;
+  // The start message: the fields the contract marks for it, addresses made absolute (the worker
+  // resolves a relative one against its own), and the names the worker may post.
+  function startMessage(start) {
+    const message = { type: "start", contract: { stages: contract.stages, marks: contract.marks, failures: contract.failures, via: contract.via } };
+    for (const { name, kind, message: carried } of contract.fields) {
+      if (!carried) continue;
+      const value = start[name] ?? null;
+      message[name] = kind === "url" && value ? new URL(value, document.baseURI).href : value;
     }
     return message;
   }
 
   // The worker started here, and everything it said before the page's client took it over.
   let started = null;
-  if (settings.worker && typeof WebAssembly === "object" && typeof Worker === "function") {
+  if (contract && settings.worker && typeof WebAssembly === "object" && typeof Worker === "function") {
     const wanted = options(settings);
     const name = JSON.stringify(startMessage(wanted));
     try {
-      const worker = new Worker(wanted.workerURL, { type: "module", name });
+      const worker = new Worker(wanted.worker, { type: "module", name });
       const heard = [];
       for (const kind of EVENTS) {
         worker["on" + kind] = (event) => {
@@ -57,7 +56,7 @@ self.specdecSimBoot = (() => {
           heard.push([kind, event]);
         };
       }
-      started = { worker, heard, url: wanted.workerURL, name };
+      started = { worker, heard, url: wanted.worker, name };
     } catch (error) {
       started = null; // the client starts its own, and reports what goes wrong then
     }
@@ -73,5 +72,5 @@ self.specdecSimBoot = (() => {
     return { worker: taken.worker, heard: taken.heard };
   }
 
-  return { settings, options, startMessage, take };
+  return { settings, contract, options, startMessage, take };
 })();

@@ -2,10 +2,9 @@
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
 // to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
-// Failure codes (the page words them in its language): no_wasm, worker (the worker script did
-// not load), wasm (the runtime's .wasm did not load or compile), download (our files), start
-// (anything else while starting), stalled (no progress for STALL_MS), died (an error after the
-// start), message (a message that could not be read).
+// The failure codes, the stages and the worker's messages are the runtime contract's
+// (sitebuild/runtime/contract.py, docs/bench-protocol.md); the page words each code in its
+// language (bench/status.js). A failure the contract does not list is reported as "start".
 //
 // The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
 // the bench subscribes later with listen() and hears the latest status at once.
@@ -29,18 +28,20 @@ export class SimFailure extends Error {
   }
 }
 
-// sim-boot.js, the classic script that opens the page's <body>: it owns the start message, and it
-// may have started the page's worker already. Without it (its file did not load) nothing starts,
-// and the client says so as a worker that did not load.
+// sim-boot.js, the classic script that opens the page's <body>: it holds the runtime contract and
+// makes the start message, and it may have started the page's worker already. Without it (its
+// file did not load) nothing starts, and the client says so as a worker that did not load.
 const boot = self.specdecSimBoot;
+const failures = new Set(boot && boot.contract ? boot.contract.failures : []);
 
 export class SimClient {
-  // `start` holds what the worker's start message carries (sim-boot.js makes the message: the
-  // runtime's URLs, the snapshot's token, the page's language and the files' sizes).
+  // `worker` is the worker's script; `start` holds the other start fields of the runtime contract
+  // (sim-boot.js's options: the runtime's addresses, the snapshot's token, the page's language and
+  // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
   // each status (see listen). autostart: false leaves start() to the caller.
-  constructor({ workerURL, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
-    this.workerURL = workerURL;
+  constructor({ worker, onProgress, onStatus, onTimings, autostart = true, restartAfterMs = RESTART_MS, ...start }) {
+    this.workerURL = worker;
     this.restartAfterMs = restartAfterMs; // a test's client waits less
     this.startMessage = boot ? boot.startMessage(start) : null;
     this.onProgress = onProgress || (() => {});
@@ -161,6 +162,7 @@ export class SimClient {
 
   fail(code, detail, seconds) {
     if (this.failed) return this.ready;
+    if (failures.size && !failures.has(code)) [code, detail] = ["start", `${code}: ${detail}`]; // not the contract's: a bug, worded as a failed start
     const failure = new SimFailure(code, detail);
     failure.seconds = seconds;
     this.failed = failure;

@@ -11,6 +11,9 @@ let client = null;
 // The page's runtime settings (templates/_runtime_data.html), as sim-boot.js read them.
 export const runtimeSettings = () => (boot ? boot.settings : {});
 
+// The runtime contract (sitebuild/runtime/contract.py: its page_contract), as sim-boot.js read it.
+export const runtimeContract = () => (boot && boot.contract) || {};
+
 // A new client from the page's runtime settings; `overrides` replace some of its options (tests
 // start a second worker, say without the snapshot).
 export function startSim(settings = runtimeSettings(), overrides = {}) {
@@ -58,7 +61,7 @@ export function simClient() {
 export async function keepForOffline(data = runtimeSettings()) {
   if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
   try {
-    const message = { type: "keep", urls: [new URL(data.snapshot, document.baseURI).href] };
+    const message = { type: "keep", urls: data.snapshot ? [new URL(data.snapshot, document.baseURI).href] : [] };
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       const worker = navigator.serviceWorker.controller;
       if (worker) worker.postMessage(message);

@@ -1,5 +1,6 @@
 // What the worker's loading message counts (sim-worker.js): the bytes of each runtime file as
-// they arrive, against the sizes the build recorded (templates/_runtime_data.html).
+// they arrive (the worker counts its own downloads; Pyodide's it hears through the adapter's
+// watchFetches), against the sizes the build recorded (the start message's `sizes`).
 
 const PROGRESS_EVERY_MS = 80;
 
@@ -43,29 +44,4 @@ export class ByteMeter {
     this.last = t;
     this.report(loaded, total);
   }
-}
-
-async function countBody(body, onBytes) {
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    onBytes(value.byteLength);
-  }
-}
-
-// Pyodide fetches the wasm, the stdlib, the lock and the wheel itself; a copy of each response
-// body (response.clone()) is counted, so Pyodide keeps the real response (and compiles the .wasm
-// as it streams in).
-export function countPyodideFetches(meter, names) {
-  const realFetch = self.fetch.bind(self);
-  self.fetch = async (input, init) => {
-    const response = await realFetch(input, init);
-    const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
-    const name = names.get(url) || (url.endsWith(".whl") ? "wheel" : null);
-    if (name && response.ok && response.body) {
-      countBody(response.clone().body, (bytes) => meter.add(name, bytes)).catch(() => {});
-    }
-    return response;
-  };
 }

@@ -12,18 +12,23 @@
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
 //    this page: start Pyodide and install sim's wheel with loadPackage (its sha256 checked
 //    against our pyodide-lock.json), then open the session on the model.
-// The wheel way starts on the trimmed, precompiled standard library (stdLibURL) and our lock. The
-// snapshot holds every module of that stdlib already imported (the build imports them all before
-// it saves it), and restoring it installs no package: it downloads neither the zip nor the lock
-// (withoutDownloads). The snapshot is stored as a delta against the .wasm's data segments
-// (snapshot-delta.js), read from a copy of the .wasm's response, which the worker fetches and
-// compiles itself as soon as it starts (sim-worker-wasm.js) while the snapshot comes in; the
-// snapshot's decoding thread undoes the delta (snapshot-inflate.js). A runtime that
-// cannot run here (the .wasm blocked or broken) fails at once on either way, with no fallback:
-// the fallback needs the same .wasm.
+// The wheel way starts on the trimmed, precompiled standard library and our lock. The snapshot
+// holds every module of that stdlib already imported, and restoring it installs no package: it
+// downloads neither the zip nor the lock. The snapshot is stored as a delta against the .wasm's
+// data segments (snapshot-delta.js), read from a copy of the .wasm, which the worker fetches and
+// compiles itself as soon as it starts while the snapshot comes in; the snapshot's decoding
+// thread undoes the delta (snapshot-inflate.js). A .wasm that cannot run here (blocked or broken)
+// fails at once on either way, with no fallback: the fallback needs the same .wasm.
+// Every call that relies on Pyodide's or Emscripten's internals goes through pyodide-adapter.js.
+//
+// The start message's fields, the stages, the marks and the failure codes are the runtime
+// contract's (sitebuild/runtime/contract.py); the message carries the names, and the worker posts
+// no other.
 
-import { ByteMeter, countPyodideFetches } from "./sim-worker-bytes.js";
-import { fetchWasm, withFetchedWasm } from "./sim-worker-wasm.js";
+import { ByteMeter } from "./sim-worker-bytes.js";
+import {
+  installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, wasmOf, watchFetches, withPrecompiledWasm,
+} from "./pyodide-adapter.js";
 import { inflateElsewhere, snapshotSize } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
@@ -31,10 +36,13 @@ const PACKAGE = "specdec-sim";
 // both ways give Python the same one.
 const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 
+let contract = null; // the names the start message allows: {stages, marks, failures, via}
 let session = null;
 let meter = null;
 let stage = "download"; // then "start"; on the fallback "fallback", "package", "model"
 let starting = null; // the one start, from the worker's name or from the start message
+// The first of the start's requests that got no answer at all (a network error), for its failure.
+let unanswered = null;
 // When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
 // so the page can place them on its own timeline): each posted as it is done ({type: "mark"}:
 // a start that stalls can say how far it got) and all of them with "ready", for the benchmarks.
@@ -42,9 +50,15 @@ const timings = {};
 const mark = (name) => {
   if (name in timings) return;
   timings[name] = performance.timeOrigin + performance.now();
-  self.postMessage({ type: "mark", name, at: timings[name] });
+  self.postMessage({ type: "mark", name: declared("marks", name), at: timings[name] });
 };
 mark("worker-evaluated");
+
+// A name the contract declares (before the start message: any).
+function declared(kind, name) {
+  if (contract && !contract[kind].includes(name)) throw new Error(`the runtime contract has no ${kind} "${name}"`);
+  return name;
+}
 
 class StartFailure extends Error {
   constructor(code, message) {
@@ -53,9 +67,22 @@ class StartFailure extends Error {
   }
 }
 
+const said = (error) => String(error && error.message ? error.message : error);
+
+// What a failed start is, by the contract's codes: with the network off, any request left
+// unanswered means this language's files were not saved for offline use; a .wasm that failed;
+// a failure the worker named; a request left unanswered with the network on; anything else.
+function failureOf(error) {
+  if (unanswered && self.navigator && navigator.onLine === false) return { code: "offline", error: `${unanswered}; ${said(error)}` };
+  if (error instanceof WasmFailure) return { code: "wasm", error: said(error) };
+  if (error instanceof StartFailure) return { code: error.code, error: said(error) };
+  if (unanswered) return { code: "download", error: `${unanswered}; ${said(error)}` };
+  return { code: "start", error: said(error) };
+}
+
 // Every progress message carries the stage and the bytes so far: stages only move forward.
 function progress(next, extra) {
-  if (next) stage = next;
+  if (next) stage = declared("stages", next);
   const bytes = meter ? { loaded: meter.loaded, total: meter.total } : {};
   self.postMessage({ type: "progress", stage, ...bytes, ...extra });
 }
@@ -83,7 +110,7 @@ function decodeSnapshot(request, meter, wasmBytes) {
       mark("worker-snapshot-read");
       return all;
     } catch (error) {
-      throw new Error(`the snapshot could not be read: ${error && error.message || error}`);
+      throw new Error(`the snapshot could not be read: ${said(error)}`);
     }
   });
   size.catch(() => {});
@@ -112,99 +139,26 @@ async function fetchText(url, meter, name) {
   return text;
 }
 
-// Pyodide reports a failed WebAssembly instantiation (a blocked or broken pyodide.asm.wasm) only
-// with console.warn("wasm instantiation failed!") and the error, and then waits forever: turn
-// that warning into a failure the page can report at once.
-function wasmFailure() {
-  let restore;
-  const failed = new Promise((_, reject) => {
-    const warn = console.warn;
-    let detail = null;
-    console.warn = (...args) => {
-      warn.apply(console, args);
-      const line = args.map((a) => (a && a.message) || String(a)).join(" ");
-      if (detail !== null) {
-        detail += " " + line;
-      } else if (line.includes("wasm instantiation failed")) {
-        detail = line;
-        setTimeout(() => reject(new StartFailure("wasm", detail)), 0); // the error follows in the next warning
-      }
-    };
-    restore = () => (console.warn = warn);
-  });
-  return { failed, restore };
-}
-
-// loadPyodide(options), failing at once if the wasm cannot be instantiated.
-async function loadWatched(loadPyodide, options) {
-  const watch = wasmFailure();
-  try {
-    return await Promise.race([loadPyodide(options), watch.failed]);
-  } finally {
-    watch.restore();
-  }
-}
-
-function baseOptions(start) {
-  return { indexURL: start.pyodideURL, stdLibURL: start.stdlibURL, lockFileURL: start.lockURL, env: { ...PYTHON_ENV } };
-}
-
-// An empty zip archive (its end-of-central-directory record alone): what Pyodide writes as the
-// stdlib on the snapshot path, where every stdlib module is imported already.
-const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
-
-// The options of a snapshot start: the stdlib is answered here with the empty zip (loadPyodide
-// fetches stdLibURL itself), the lock is given as its info alone (Pyodide checks its ABI; no
-// package is ever installed on this path). run(options) is awaited with fetch so answered.
-async function withoutDownloads(start, run) {
-  const stdlib = new URL(start.stdlibURL, self.location.href).href;
-  const realFetch = self.fetch;
-  self.fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
-    return url === stdlib ? Promise.resolve(new Response(EMPTY_ZIP)) : realFetch(input, init);
-  };
-  const { lockFileURL, ...options } = baseOptions(start);
-  try {
-    return await run({ ...options, lockFileContents: { info: start.lockInfo, packages: {} } });
-  } finally {
-    self.fetch = realFetch;
-  }
-}
-
-async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBytes) {
-  // Decoded on another thread once it is in. loadPyodide waits for _loadSnapshot before it runs
-  // Pyodide's script and instantiates the wasm (it sizes the heap from it): it gets at once an
-  // array of the snapshot's size, from the frame header, which is filled once the module is made
-  // (below), so that all that goes on while the snapshot comes in and is decoded. (An array on a
-  // resizable buffer, which needs no size, was refused: Pyodide's restore decodes text from it,
-  // and TextDecoder takes no resizable buffer.) Without the size it waits for the bytes.
-  const snapshot = decodeSnapshot(request, meter, wasmBytes);
-  const early = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
-  early.catch(() => {}); // loadPyodide awaits it and rejects with its error
-  // The snapshot, its delta undone on the decoding thread, goes into that array as soon as both
-  // are there, whether or not the .wasm is instantiated yet: the copy (31 MB, 15-25 ms) is then
-  // no longer the step after the instantiation.
-  const filled = Promise.all([early, snapshot.bytes]).then(([target, bytes]) => {
+// python: {loadPyodide, loadModule, wasm, watch} (start's). Decoded on another thread once it is in;
+// Pyodide gets at once an array of the snapshot's size, from the frame header, which is filled once
+// both are there, whether or not the .wasm is instantiated yet (the 31 MB copy then no longer
+// follows the instantiation). (An array on a resizable buffer, which needs no size, was refused:
+// Pyodide's restore decodes text from it, and TextDecoder takes no resizable buffer.) Without the
+// size it waits for the bytes.
+async function startFromSnapshot(start, python, request) {
+  const snapshot = decodeSnapshot(request, meter, python.wasm.bytes);
+  const memory = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
+  memory.catch(() => {}); // loadPyodide awaits it and rejects with its error
+  const filled = Promise.all([memory, snapshot.bytes]).then(([target, bytes]) => {
     if (target === bytes) return;
     if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
     target.set(bytes);
   });
   filled.catch(() => {}); // awaited once the module is made
-  const pyodide = await withoutDownloads(start, (options) => loadWatched(loadPyodide, {
-    ...options,
-    _loadSnapshot: early,
-    // Pyodide sizes the heap from the snapshot, but a heap over 30 MiB still fails to restore
-    // ("offset is out of bounds", Pyodide issue 6254): grow it first.
-    createPyodideModule: async (settings) => {
-      const module = await (await asm).default(settings);
-      mark("worker-wasm-instantiated");
-      await filled;
-      const bytes = await early; // the very array loadPyodide restores once this returns
-      mark("worker-delta-undone");
-      if (module.HEAP8.length < bytes.length) module.growMemory(bytes.length);
-      return module;
-    },
-  }));
+  const pyodide = await restoreSnapshot({
+    ...python, memory, filled, mark,
+    indexURL: start.pyodide, stdlibURL: start.stdlib, lockInfo: start.lockInfo, env: { ...PYTHON_ENV },
+  });
   mark("worker-restored");
   const made = pyodide.globals.get("specdec_snapshot");
   const token = made && made.get("token");
@@ -216,16 +170,15 @@ async function startFromSnapshot(start, loadPyodide, asm, request, meter, wasmBy
   return pyodide.globals.get("specdec_session");
 }
 
-async function startFromWheel(start, loadPyodide, meter) {
-  const model = fetchText(start.modelURL, meter, "model");
+async function startFromWheel(start, python) {
+  const model = fetchText(start.model, meter, "model");
   model.catch(() => {});
-  const pyodide = await loadWatched(loadPyodide, baseOptions(start));
+  const pyodide = await startPython({
+    ...python, indexURL: start.pyodide, stdlibURL: start.stdlib, lockURL: start.lock, env: { ...PYTHON_ENV },
+  });
   progress("package");
-  const errors = [];
-  await pyodide.loadPackage(PACKAGE, { checkIntegrity: true, messageCallback: () => {}, errorCallback: (e) => errors.push(e) });
-  if (!pyodide.loadedPackages[PACKAGE]) {
-    throw new StartFailure("download", `could not install ${PACKAGE}: ${errors.join("; ") || "unknown error"}`);
-  }
+  const refused = await installPackage(pyodide, PACKAGE);
+  if (refused) throw new StartFailure("download", `could not install ${PACKAGE}: ${refused}`);
   progress("model");
   const sessionModule = pyodide.pyimport("sim.session");
   const opened = sessionModule.open_session(await model);
@@ -240,40 +193,44 @@ async function start(message) {
   });
   const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"];
   const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
+  const wasmURL = wasmAddress(message.pyodide);
+  // Pyodide's own downloads, counted as they arrive; a request left unanswered noted for the failure.
+  const names = new Map([[wasmURL, "pyodide.asm.wasm"], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
+  watchFetches({
+    name: (url) => names.get(url) || (url.endsWith(".whl") ? "wheel" : null),
+    bytes: (name, n) => meter.add(name, n),
+    failed: (url, error) => { unanswered ||= `${url}: ${said(error)}`; },
+  });
   // The snapshot's download starts first (its address carries its hash: any cached copy is right).
-  const snapshotRequest = message.snapshotURL && message.lockInfo
-    ? fetch(message.snapshotURL, { cache: "force-cache" }) : null;
+  const snapshotRequest = message.snapshot && message.lockInfo ? fetch(message.snapshot, { cache: "force-cache" }) : null;
   if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
   meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : wheelFiles);
-  countPyodideFetches(meter, new Map([
-    [new URL("pyodide.asm.wasm", message.pyodideURL).href, "pyodide.asm.wasm"],
-    [message.stdlibURL, "stdlib"],
-    [message.lockURL, "lock"],
-  ]));
-  // The .wasm first: its compile then goes on beside everything else (sim-worker-wasm.js).
-  const wasm = fetchWasm(new URL("pyodide.asm.wasm", message.pyodideURL).href);
-  const script = (name) => import(new URL(name, message.pyodideURL).href).then((module) => {
+  // The .wasm first: its compile then goes on beside everything else (pyodide-adapter.js, wasmOf).
+  const wasm = wasmOf(wasmURL);
+  const script = (url, name) => import(url).then((module) => {
     meter.done(name);
     return module;
   }, (error) => {
-    throw new StartFailure("download", `${name}: ${error && error.message || error}`);
+    throw new StartFailure("download", `${name}: ${said(error)}`);
   });
-  const { loadPyodide } = await script("pyodide.mjs");
+  const { loadPyodide } = await script(message.pyodideScript, "pyodide.mjs");
   mark("worker-pyodide-mjs");
   // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
-  // wasm's download. Imported here (the same module loadPyodide would import) to count its bytes
-  // and to hand it to createPyodideModule.
-  const asm = script("pyodide.asm.mjs");
+  // wasm's download. Imported here to count its bytes; the adapter hands it to Pyodide.
+  const asm = script(message.pyodideModule, "pyodide.asm.mjs");
   asm.then(() => mark("worker-asm-mjs"), () => {});
   wasm.module.then(() => mark("worker-wasm-compiled"), () => {});
   let via = "snapshot";
-  await withFetchedWasm(wasm, async () => {
+  await withPrecompiledWasm(wasm, async (watch) => {
+    const python = { loadPyodide, loadModule: () => asm, wasm, watch };
     if (snapshotRequest) {
       try {
-        session = await startFromSnapshot(message, loadPyodide, asm, snapshotRequest, meter, wasm.bytes);
+        session = await startFromSnapshot(message, python, snapshotRequest);
       } catch (error) {
-        if (error instanceof StartFailure && error.code === "wasm") throw error;
-        const reason = String(error && error.message || error);
+        if (error instanceof WasmFailure) throw error;
+        if (unanswered && navigator.onLine === false) throw error; // the fallback's files need the network too
+        unanswered = null; // the snapshot's: what fails from here on is the fallback's
+        const reason = said(error);
         console.warn(`specdec: starting Python from the snapshot failed (${reason}); installing the sim wheel instead`);
         progress("fallback", { reason });
         session = null;
@@ -282,23 +239,26 @@ async function start(message) {
     if (!session) {
       via = "wheel";
       meter.plan(wheelFiles);
-      session = await startFromWheel(message, loadPyodide, meter);
+      session = await startFromWheel(message, python);
     }
   });
   const runtime = JSON.parse(session.handle("runtime", "{}")).result;
   mark("worker-ready");
-  self.postMessage({ type: "ready", runtime, via, timings });
+  self.postMessage({ type: "ready", runtime, via: declared("via", via), timings });
 }
 
 // Start once, from whichever comes first: the worker's name or the start message (the same one).
 async function startOnce(message) {
   if (starting) return;
   starting = message;
+  contract = message.contract || null;
   mark("worker-start");
   try {
     await start(message);
   } catch (error) {
-    self.postMessage({ type: "failed", code: error.code || "start", error: String(error && error.message ? error.message : error) });
+    const failure = failureOf(error);
+    if (contract && !contract.failures.includes(failure.code)) Object.assign(failure, { code: "start", error: `${failure.code}: ${failure.error}` });
+    self.postMessage({ type: "failed", ...failure });
   }
 }
 

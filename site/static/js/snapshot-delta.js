@@ -3,9 +3,9 @@
 // that those bytes are not sent twice: the .wasm already carries them. The build XORs the data
 // image out of each snapshot (sitebuild/runtime/make_runtime.mjs) and the worker XORs it back in
 // (sim-worker.js) from the bytes of the .wasm it downloads anyway. XOR is its own inverse: one
-// function does both. Shared by the page's worker and the build (in Node).
-
-const SNAPSHOT_MAGIC = 0x706e7300; // Pyodide's, the first word of a memory snapshot
+// function does both. Shared by the page's worker and the build (in Node). Where the memory lies
+// inside a snapshot is Pyodide's business: pyodide-adapter.js, snapshotMemory.
+import { snapshotMemory } from "./pyodide-adapter.js";
 
 // What the wasm's active data segments write into memory at instantiation, from address 0 to the
 // end of the highest one. Reads the sections' headers and the data section only.
@@ -65,12 +65,8 @@ export function dataImage(wasm) {
 // XOR the data image into the snapshot's memory, in place: a snapshot becomes its delta and a
 // delta its snapshot.
 export function xorDataImage(snapshot, image) {
-  if (snapshot.byteLength < 8) throw new Error("the snapshot has an invalid magic number");
-  const words = new DataView(snapshot.buffer, snapshot.byteOffset, 8);
-  if (words.getUint32(0, true) !== SNAPSHOT_MAGIC) throw new Error("the snapshot has an invalid magic number");
-  const body = words.getUint32(4, true); // where the memory starts, after the header
-  if (body + image.length > snapshot.byteLength) throw new Error("the snapshot is shorter than the runtime's data");
-  const memory = snapshot.subarray(body, body + image.length);
+  const memory = snapshotMemory(snapshot);
+  if (image.length > memory.length) throw new Error("the snapshot is shorter than the runtime's data");
   for (let i = 0; i < image.length; i++) memory[i] ^= image[i];
   return snapshot;
 }

@@ -14,6 +14,7 @@
 // sim-client.js starts the start again after 12 s of quiet.) Where no worker can be started, the
 // same code decodes here.
 
+import { answerDataAddresses } from "./pyodide-adapter.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
 
 export const GRACE_MS = 2000;
@@ -36,25 +37,17 @@ export function snapshotSize(bytes) {
 }
 
 // zstddec, ready: it loads its WebAssembly with fetch() from a data: address, which the site's
-// policy (connect-src 'self') refuses, so that one fetch is answered here from the address's own
-// bytes (compiling it is allowed: 'wasm-unsafe-eval'). init() calls fetch at once, so fetch is
-// replaced only for that call: anything else that wraps fetch meanwhile (sim-worker.js does)
-// is left as it is. Started once, as soon as it is asked for; imported only then, so that the
+// policy (connect-src 'self') refuses, so that one fetch is answered from the address's own
+// bytes (pyodide-adapter.js, answerDataAddresses: the one patch of fetch; compiling it is allowed:
+// 'wasm-unsafe-eval'). Started once, as soon as it is asked for; imported only then, so that the
 // sim worker, which imports this module but decodes here only when its decoding worker cannot,
 // does not wait for the decoder's 76 kB before it starts.
 let decoder = null;
 export function zstdDecoder() {
   decoder ||= import("./vendor/zstddec.js").then(({ ZSTDDecoder }) => {
     const zstd = new ZSTDDecoder();
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = (input) => Promise.resolve(new Response(
-      Uint8Array.from(atob(String(input).split(",")[1]), (c) => c.charCodeAt(0)),
-      { headers: { "Content-Type": "application/wasm" } }));
-    try {
-      return zstd.init().then(() => zstd);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
+    answerDataAddresses();
+    return zstd.init().then(() => zstd);
   });
   return decoder;
 }

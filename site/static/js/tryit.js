@@ -232,6 +232,6 @@ class Runner {
 
 // In a task of its own, after the task that starts the bench (page.js, embed.js): reading every
 // chapter's Try-it was a third of that task on a phone, and the buttons wait for the bench to be
-// live anyway (the page has them disabled, their reason beside them).
-const root = document.getElementById("b");
-if (root) nextTask().then(() => new Runner());
+// live anyway (the page has them disabled, their reason beside them). They hear the bench through
+// its API alone; a page without a bench leaves them as the build drew them.
+if (document.querySelector(".try[data-try]")) nextTask().then(() => new Runner());

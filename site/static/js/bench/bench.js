@@ -8,6 +8,7 @@ import { BridgeView } from "./bridge.js";
 import { ControlsView } from "./controls.js";
 import { CurveView } from "./curve.js";
 import { ExactView } from "./exact.js";
+import { FrameControls } from "./frame.js";
 import { LiveSwitch } from "./live.js";
 import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
@@ -44,6 +45,7 @@ export function startBench(options = {}) {
     status.update({ state: "retrying" });
     sim.client.restart();
   });
+  const frame = new FrameControls(root);
   const machine = new MachineView(root, spec);
   const bridge = new BridgeView(root, spec);
   const parts = new PartsView(root, store, announcer);
@@ -54,20 +56,22 @@ export function startBench(options = {}) {
   const views = [
     new TabsView(root, store), parts, new ControlsView(root, spec, store), new LinkMessagesView(root, announcer),
     new PassPlayer(store, machine, bridge), machine, bridge, new TapeView(root), new ExactView(root),
-    new TubesView(root), new ReadoutsView(root), new CurveView(root), new StripView(document.querySelector(".b-strip")),
+    new TubesView(root), new ReadoutsView(root), new CurveView(root), new StripView(document.querySelector(".b-strip"), root),
     status, new AddressView([...spec.parameters.map((p) => p.name), ...spec.legacy_parameters]),
-    announcer, new RaceView(root, spec, store, announcer), new OwnTextView(root, spec, store, announcer),
+    announcer, new RaceView(root, spec, store, announcer), new OwnTextView(root, spec, store, announcer), frame,
   ];
   for (const v of views) store.subscribe((change, state) => v.onChange(change, state));
   for (const v of views) if (v.wire) v.wire();
   const live = new LiveSwitch({ root, store, sim, status, announcer });
   live.start(options);
-  return { api: benchAPI({ store, sim, announcer, parts, live }), listen: () => live.listen() };
+  return { api: benchAPI({ store, sim, announcer, parts, live, frame, spec }), listen: () => live.listen() };
 }
 
 // The calls api.js documents.
-function benchAPI({ store, sim, announcer, parts, live }) {
+function benchAPI({ store, sim, announcer, parts, live, frame, spec }) {
   return {
+    ...frame.api(), // on, has, show, focus, height: the bench's side of its frames (frame.js)
+    layout: () => spec.layout, // the drawings' and frames' constants (the embed's snippet height)
     dispatch: (action) => store.dispatch(action),
     run: (actions) => store.run(actions),
     idle: () => store.idle(),

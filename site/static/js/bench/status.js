@@ -1,13 +1,15 @@
 // What the bench says about itself: Python starting, ready or failed (in readable words, the raw
 // detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
 // sim returns as codes with arguments and which are worded here in the page's language.
+import { runtimeContract } from "../sim-start.js";
 import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 
-// The worker's start stages (sim-worker.js): "download" (the bytes of the runtime's files, counted)
-// and "start" always; the fallback adds "fallback", "package" and "model". Bytes are most of the
-// wait, so they fill 90 % of the bar and the stages after them the rest.
-const STAGES = ["download", "start", "fallback", "package", "model"];
+// The worker's start stages and the failures, by the runtime contract's names
+// (sitebuild/runtime/contract.py; a test holds these tables to it): "download" (the bytes of the
+// runtime's files, counted) and "start" always; the fallback adds "fallback", "package" and
+// "model". Bytes are most of the wait, so they fill 90 % of the bar and the stages after them the
+// rest, in the contract's order.
 const megabytes = (bytes) => format.num((bytes || 0) / 1e6, 1);
 const STAGE_TEXT = {
   download: (s) => (s.total
@@ -18,6 +20,7 @@ const STAGE_TEXT = {
   package: () => text("b_loading_package"),
   model: () => text("b_loading_model"),
 };
+const STAGES = (runtimeContract().stages || []).filter((stage) => stage in STAGE_TEXT);
 const share = (s) => (s.stage === "download"
   ? 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0)
   : 0.9 + (0.1 * (STAGES.indexOf(s.stage) + 1)) / (STAGES.length + 1));
@@ -25,6 +28,7 @@ const FAILURES = {
   no_wasm: () => text("b_fail_no_wasm"),
   worker: () => text("b_fail_worker"),
   wasm: () => text("b_fail_wasm"),
+  offline: () => text("b_fail_offline"),
   download: () => text("b_fail_download"),
   start: () => text("b_fail_start"),
   stalled: (f) => text("b_fail_stalled", { seconds: f.seconds }),
@@ -92,7 +96,8 @@ export class StatusView {
       this.show("ready", this.readyMessage(status.runtime));
       this.showRuntime(status.runtime);
     } else if (status.state === "failed") {
-      const message = `${FAILURES[status.code](status)} ${text("b_fail_tail")}`;
+      const words = FAILURES[status.code] || FAILURES.start;
+      const message = `${words(status)} ${text("b_fail_tail")}`;
       this.show("failed", message, { detail: `${status.code}: ${status.detail}` });
       return message;
     } else if (status.state === "retrying") {

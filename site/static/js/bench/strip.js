@@ -1,18 +1,30 @@
 // The phone's strip (templates/_strip.html): this pass of the machine's tape, as chips marked
-// like its slots, and one readout, tokens per pass. It lives outside the bench (the bench is a
-// closed sheet on phones while the strip shows), so it is handed in; pages without it pass null.
-import { el } from "./dom.js";
+// like its slots, one readout, tokens per pass, and the name of the part the chapter in view (or a
+// Try it) lit, read from the machine's own label (the bar's idle words when none is lit). It lives
+// outside the bench (the bench is a closed sheet on phones while the strip shows), so it is
+// handed in; pages without it pass null.
+import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 
 export class StripView {
-  constructor(strip) {
+  constructor(strip, root) {
+    this.root = root;
     this.tape = strip && strip.querySelector(".b-strip__tape");
     this.readout = strip && strip.querySelector(".b-strip__readout");
+    this.part = strip && strip.querySelector(".b-strip__part");
+    this.idle = this.part && this.part.textContent;
   }
 
   onChange(change, state) {
     if (change.kind === "drawn") this.draw(change.view);
     else if (change.kind === "measured") this.draw(state.view);
+    else if (change.kind === "ui") this.name(state.ui.isolate || state.ui.focus);
+  }
+
+  name(part) {
+    if (!this.part) return;
+    const label = part && this.root.querySelector(`#b-part-${part}-label`);
+    setText(this.part, label ? label.textContent : this.idle);
   }
 
   draw(view) {
