@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import stylesheets
+from .. import frames, stylesheets
 from ..headers import csp_meta
 from . import files, zips
 from .xml import document, element
@@ -26,7 +26,7 @@ LAUNCHER_STYLESHEET = stylesheets.published("all")  # under static/: the embed's
 CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 # The strings the launcher's script words (strings.toml, "The course package's launcher").
-SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted", "course_recorded", "course_no_lms")
+SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted")
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,8 @@ def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, by
     found[LAUNCHER] = launcher_page(env, course)
     for launcher_file in LAUNCHER_FILES:
         found[launcher_file] = (HERE / launcher_file).read_bytes()
+    css = HERE / "launcher.css"  # its frame's threshold written out, as the site's sheets' are
+    found[css.name] = frames.expand(css.read_text(encoding="utf-8"), css).encode("utf-8")
     script = found["launcher.js"].decode("utf-8")
     for ref in files.MODULE_REFS.findall(script):  # the launcher's modules are the site's
         rel = ref.removeprefix("./")
