@@ -33,8 +33,8 @@ def courses(products) -> list[Course]:
     found = []
     for lang, content in products.contents.items():
         sections, _ = products.rendered[lang]
-        chapters = tuple((s["anchor"], s["number"], s["title"]) for s in sections if s["is_chapter"])
-        found.append(Course(lang, content.strings["html_lang"], dict(content.strings), chapters))
+        chapters = [(s["anchor"], s["number"], s["title"], s["group"]) for s in sections if s["is_chapter"]]
+        found.append(Course.of(lang, content.strings["html_lang"], dict(content.strings), chapters))
     return found
 
 

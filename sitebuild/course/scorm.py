@@ -31,16 +31,30 @@ SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted")
 
 @dataclass(frozen=True)
 class Course:
-    """What a language's packages say: the site's title and the chapters (anchor, number, title)."""
+    """What a language's packages say: the site's title, the chapters (anchor, number, title) and
+    their groups (title, anchors), as the chapters' front matter begins them (content.GROUP_KEY);
+    a page without groups is one group under the site's title."""
 
     lang: str
     html_lang: str
     strings: dict
     chapters: tuple[tuple[str, int, str], ...]
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
 
     @property
     def title(self) -> str:
         return self.strings["site_title"]
+
+    @classmethod
+    def of(cls, lang: str, html_lang: str, strings: dict, chapters) -> Course:
+        """From the chapters as (anchor, number, title, the title of the group it begins or None)."""
+        groups: list[tuple[str, list[str]]] = []
+        for anchor, _, _, group in chapters:
+            if group or not groups:
+                groups.append((group or strings["site_title"], []))
+            groups[-1][1].append(anchor)
+        return cls(lang, html_lang, strings, tuple((a, n, t) for a, n, t, _ in chapters),
+                   tuple((title, tuple(anchors)) for title, anchors in groups))
 
 
 def name(lang: str) -> str:
@@ -57,7 +71,8 @@ def launcher_page(env, course: Course) -> bytes:
     html = env.get_template(LAUNCHER).render(
         html_lang=course.html_lang, csp=csp_meta(), t=course.strings, data=data, embed=files.embed_path(course.lang),
         stylesheet=LAUNCHER_STYLESHEET,
-        chapters=[{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters])
+        groups=[{"title": title, "chapters": [{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters if a in anchors]}
+                for title, anchors in course.groups])
     return html.encode("utf-8")
 
 
