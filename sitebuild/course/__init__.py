@@ -63,9 +63,13 @@ def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict |
     folder.mkdir()
     for file_name, data in made.items():
         (folder / file_name).write_bytes(data)
-    sizes = ", ".join(f"{n} {_size(len(d))}" for n, d in sorted(made.items()))
     skipped = "" if base_url else "; no Common Cartridge (it links to the hosted embed: set --base-url)"
-    return sizes + skipped
+    return sizes({name: len(data) for name, data in made.items()}) + skipped
+
+
+def sizes(lengths: dict[str, int]) -> str:
+    """The build's report of the packages' sizes, by file name (docs/courses.md quotes it)."""
+    return ", ".join(f"{name} {_size(n)}" for name, n in sorted(lengths.items()))
 
 
 def _size(n: int) -> str:

@@ -20,7 +20,7 @@ import pytest
 import xmlschema
 
 from sitebuild import content
-from sitebuild.course import adapt, cartridge, packages, scorm, write, zips
+from sitebuild.course import adapt, cartridge, packages, scorm, sizes, write, zips
 from sitebuild.course.files import needed
 from sitebuild.course.scorm import Course
 from sitebuild.errors import BuildError
@@ -192,6 +192,21 @@ def test_a_page_without_groups_is_one_section_under_its_title():
     assert course.groups == (("T", ("a", "b")),)
     grouped = Course.of("en", "en", {"site_title": "T"}, [("a", 1, "A", "One"), ("b", 2, "B", None), ("c", 3, "C", "Two")])
     assert grouped.groups == (("One", ("a", "b")), ("Two", ("c",)))
+
+
+SIZE_QUOTE = re.compile(r"`(specdec-(?:en|zh)-scorm12\.zip) ([\d.]+ [kM]B)`")
+
+
+def test_the_courses_guide_quotes_the_builds_own_sizes(built_site):
+    """docs/courses.md gives each package's size as the build's report prints it (its *packages*
+    line), for both languages, and the quotes are what this build reports: a change that moves a
+    size fails here until the guide quotes the new line."""
+    guide = (REPO / "docs" / "courses.md").read_text(encoding="utf-8")
+    quoted = dict(SIZE_QUOTE.findall(guide))
+    assert sorted(quoted) == sorted(scorm.name(lang) for lang in LANGS), quoted
+    line = sizes({p.name: p.stat().st_size for p in (built_site / "course").iterdir()})
+    for name, size in quoted.items():
+        assert f"{name} {size}" in line, (f"docs/courses.md says {name} is {size}; the build reports: {line}")
 
 
 def test_a_rewrite_that_no_longer_matches_stops_the_build():
