@@ -5,6 +5,7 @@ request in the queue (Lighthouse's simulated mobile 4G allows 6 HTTP/1.1 connect
 page linked 8 sheets besides its module preloads). The sources stay one file per component; a
 bundle is its sources in the order listed here, which is the order the page linked them one by
 one, so the cascade is unchanged. The sources themselves are not published: no page links them.
+Each source's named frames (`@media (--page-bar)`) are written out from sitebuild/frames.py.
 
 This table is the one list of which sheets each kind of page uses; pages.py says which kind each
 template is, and the templates link `runtime.static`'s version of it.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import frames
 from .assets import short_hash
 from .errors import BuildError
 
@@ -53,6 +55,7 @@ def bundle(sources: Path, kind: str) -> bytes:
         if first_only:
             raise BuildError(f"{first_only} cannot be bundled: it only works at the top of a style sheet",
                              file=path, fix="write the rule out in the sheet itself")
+        text = frames.expand(text, path)
         parts.append(f"/* {FOLDER}/{name} */\n{text}" + ("" if text.endswith("\n") else "\n"))
     return "".join(parts).encode("utf-8")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import stylesheets
+from sitebuild import frames, stylesheets
 from sitebuild.assets import short_hash
 from sitebuild.errors import BuildError
 
@@ -73,7 +73,7 @@ def test_a_bundle_holds_its_sources_whole_in_the_declared_order(built_site, kind
     got = sections(text)
     assert [name for name, _ in got] == list(stylesheets.BUNDLES[kind])
     for name, body in got:
-        assert body == (SOURCES / name).read_text(encoding="utf-8")
+        assert body == frames.expand((SOURCES / name).read_text(encoding="utf-8"), SOURCES / name)
 
 
 def test_the_cascade_order_is_the_pages_own():
@@ -117,3 +117,41 @@ def test_a_source_no_page_takes_stops_the_build(tmp_path):
     (static / "css" / "race.css").unlink()
     with pytest.raises(BuildError, match=r"the style sheet css/all\.css lists race\.css, which is not in"):
         stylesheets.write(static, tmp_path / "out")
+
+
+# --- the frames' thresholds, defined once (sitebuild/frames.py) ------------------------------------
+NAMED = re.compile(r"@(media|container)[^{;]*\(--")
+RAW_SIZE = re.compile(r"@media[^{;]*\((?:min-|max-)?(?:width|height)\b|@media[^{;]*\((?:width|height)\s*[<>]")
+
+
+def test_every_frame_is_named_and_written_out_from_the_one_table(built_site):
+    """The style sheets name each threshold of a window's or a frame's size, never write one out;
+    the built sheets hold none of the names; each page's scripts read their kind's queries from
+    the same table."""
+    for path in sorted(SOURCES.glob("*.css")):
+        raw = [m.group(0) for m in RAW_SIZE.finditer(path.read_text(encoding="utf-8"))]
+        assert not raw, (path.name, raw)
+    launcher = REPO / "sitebuild" / "course" / "launcher" / "launcher.css"
+    assert not RAW_SIZE.search(launcher.read_text(encoding="utf-8"))
+    for kind in stylesheets.BUNDLES:
+        text = (built_site / "static" / "css" / f"{kind}.css").read_text(encoding="utf-8")
+        assert not NAMED.search(text)
+    bundle = (built_site / "static" / "css" / "all.css").read_text(encoding="utf-8")
+    for query in frames.MEDIA.values():
+        assert f"@media ({query})" in bundle, query  # every named frame is used
+    for page, kind in PAGES.items():
+        if kind == "all":
+            data = re.search(r'<script type="application/json" id="page-frames">(.*?)</script>',
+                             (built_site / page).read_text(encoding="utf-8")).group(1)
+            assert json.loads(data) == frames.for_page("embed" if page.startswith("embed/") else "page")
+
+
+def test_a_frame_the_table_lacks_stops_the_build(tmp_path):
+    sheet = tmp_path / "x.css"
+    text = ".a {}\n@media (--page-beside) { .b {} }\n\n@media (--page-besides) { .c {} }\n"
+    with pytest.raises(BuildError, match=r"x\.css:4: @media names --page-besides, which sitebuild/frames\.py does not define; "
+                                         r"use one of --page-beside"):
+        frames.expand(text, sheet)
+    assert frames.expand("@container bench (--bench-wide) { }", sheet) == f"@container bench ({frames.CONTAINER['bench-wide']}) {{ }}"
+    with pytest.raises(BuildError, match=r"@container names --page-beside"):  # a media query's name is no container's
+        frames.expand("@container bench (--page-beside) { }", sheet)
