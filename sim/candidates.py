@@ -258,3 +258,19 @@ def struck_out(p, removed):
         kept = [(w, v) for w, v in zip(ids, values) if v > 0 and w not in left.removed]
         return Weights([w for w, _ in kept], [v for _, v in kept]) if kept else None
     return left if left.mass > 0 else None
+
+
+def chosen_law(p, q, k: int, rule: str, size: int) -> list:
+    """The law of the token written when q's k likeliest (likeliest_candidates) are checked by
+    `rule` (floats, or Fractions for Weights of Fractions): "topk" gives p itself; "exact"
+    checks the chosen candidates as if they had been drawn from q, which is not exact."""
+    verifier, law, still = Verifier(p, q, rule), [0 * p.prob(0)] * size, 1 + 0 * p.prob(0)
+    for x in likeliest_candidates(q, k):
+        keep = min(1, verifier.ratio(x))
+        law[x] += still * keep
+        still *= 1 - keep
+        if not still:
+            return law
+        verifier.reject(x)
+    rest = verifier.fallback()
+    return [a + still * rest.prob(w) for w, a in enumerate(law)]

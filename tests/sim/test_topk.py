@@ -30,7 +30,7 @@ from helpers.exact_laws import PLANTED, cases, check_level, dense, position_law
 from helpers.statistical import check_fit_and_power, histogram
 
 from sim.alpha import candidate_alpha, recursive_alpha, recursive_alpha_estimate, rule_alpha, topk_alpha
-from sim.candidates import Verifier, WithoutTokens, likeliest_candidates, residual
+from sim.candidates import WithoutTokens, chosen_law, likeliest_candidates, residual
 from sim.tempering import tempered
 from sim.tree import position_draws
 
@@ -82,18 +82,7 @@ def test_each_candidate_is_kept_with_its_own_p():
 
 def as_sampled_law(p: list, q: list, k: int) -> list:
     """The wrong variant's law (chosen candidates, SpecInfer's check), in exact arithmetic."""
-    dp, dq = dense(p), dense(q)
-    verifier = Verifier(dp, dq, "exact")
-    law, still = [F(0)] * len(p), F(1)
-    for x in likeliest_candidates(dq, k):
-        keep = min(F(1), verifier.ratio(x))
-        law[x] += still * keep
-        still *= 1 - keep
-        if not still:
-            return law
-        verifier.reject(x)
-    rest = verifier.fallback()
-    return [a + still * rest.prob(w) for w, a in enumerate(law)]
+    return chosen_law(dense(p), dense(q), k, "exact", len(p))
 
 
 def test_checking_chosen_candidates_as_if_drawn_is_not_exact():
@@ -101,6 +90,7 @@ def test_checking_chosen_candidates_as_if_drawn_is_not_exact():
     assert as_sampled_law(p, q, 1) == [F(1, 4), F(3, 4)]  # a kept with p/q = 1/4 instead of 1/5
     assert as_sampled_law(p, q, 2) == [F(1, 4), F(3, 4)]
     assert position_law(p, q, 1, "topk") == position_law(p, q, 2, "topk") == p
+    assert chosen_law(dense(p), dense(q), 2, "topk", 2) == p  # the law the figures print, enumerated
     p, q = PLANTED[0]  # p = (1/2, 1/3, 1/6), q = (1/6, 1/3, 1/2): the draft's favourite is p's least
     assert as_sampled_law(p, q, 1) == [F(2, 3), F(0), F(1, 3)]  # token 1 never comes out
     assert position_law(p, q, 1, "topk") == p
@@ -190,16 +180,7 @@ def as_sampled_draws(p, q, k: int, n: int, rng) -> list[int]:
 
 
 def float_as_sampled_law(p, q, k: int, size: int) -> list[float]:
-    verifier = Verifier(p, q, "exact")
-    law, still = [0.0] * size, 1.0
-    for x in likeliest_candidates(q, k):
-        keep = min(1.0, verifier.ratio(x))
-        law[x] += still * keep
-        still *= 1 - keep
-        verifier.reject(x)
-    rest = verifier.fallback()
-    return [a + still * b for a, b in zip(law, rest.dense(size) if hasattr(rest, "dense") else
-                                          [rest.prob(w) for w in range(size)])]
+    return chosen_law(p, q, k, "exact", size)
 
 
 def fit_topk(language, lang: str, temperature, top_p, k: int = 3) -> dict:
