@@ -48,7 +48,6 @@ export class ReadoutsView {
     this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
     this.root.querySelector(".b-tpp-formula-line").hidden = ro.candidates > 1;  // a line's formula, or the tree's
     this.root.querySelector(".b-tpp-formula-tree").hidden = ro.candidates < 2;
-    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
     this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
     this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
