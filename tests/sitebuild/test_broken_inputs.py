@@ -250,6 +250,12 @@ PARAGRAPHS = [
      f"$\\frac{{1}}$ is incomplete: \\frac{{…}}{{…}} needs a numerator and a denominator, it has 1; {LATEX}"),
     ("unknown_latex_command", "Cost $\\gama c + 1$ per step.",
      f"$\\gama c + 1$ uses \\gama, a command latex2mathml does not know; {LATEX}"),
+    ("formula_in_raw_html", "<details><summary>where $\\alpha$ is</summary></details>",
+     "a formula ($…$) that is not rendered: “$\\alpha$”; inside raw HTML (<details>) write the symbol itself (α), "
+     "not $\\alpha$"),
+    ("emphasis_closed_by_cjk_punctuation", "3. **一段代码。**贴几百行程序。",
+     "** that is not rendered as emphasis: “**”; inside raw HTML use <strong>; next to CJK punctuation put the "
+     "mark outside: **标题**。 not **标题。**"),
     ("unknown_citation", '{{ cite("leviathan2O23") }}',
      "unknown source 'leviathan2O23' (nearest known: leviathan2023…); add it to site/sources.toml, or cite one "
      "listed there", "both"),
