@@ -69,6 +69,7 @@ def embed_page(hosted: bool) -> list[Rewrite]:
     scripts = [Rewrite(rf'( data-pyodide-(?:script|module)="[^"]*/){re.escape(old)}"', rf'\g<1>{new}"', 1,
                        f"the worker imports {old} as {new}") for old, new in RENAMED.items()]
     return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
+            *scripts,
             Rewrite(r'<body class="embed" data-embed="true"', '<body class="embed" data-embed="true" data-package="true"', 1,
                     "its chapters show other chapters in place"),
-            *scripts, *link]
+            *link]
