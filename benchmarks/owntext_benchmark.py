@@ -117,6 +117,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO / "tests" / "browser"))
+    sys.path.insert(0, str(REPO / "tests"))  # tests/helpers
     sys.path.insert(0, str(REPO / "benchmarks"))
     sys.exit(main())

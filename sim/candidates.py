@@ -16,6 +16,15 @@ a distribution that changes after each rejection:
   are drawn from q without replacement: x_{j+1} from q_{j+1} = q with x1..xj removed and
   renormalised. x_j is kept when r <= p_j(x_j)/q_j(x_j); after a rejection
   p_{j+1} = max(0, p_j - q_j) normalised. The same identity on (p_j, q_j) makes it exact.
+- "topk": the draft's k likeliest tokens (those q gives any probability, likeliest first, ties to
+  the lower id), chosen, not drawn: the tree EAGLE-2 and EAGLE-3 build, and SGLang's trees.
+  A chosen candidate is a point mass, q_j = 1 at x_j, so the one-candidate rule becomes: keep
+  x_j when r <= p_j(x_j); after a refusal p_{j+1} = p_j with x_j struck out and renormalised
+  (max(0, p_j - point mass) normalised); if all k are refused, draw from p_{k+1}. Exact by the
+  same identity: P(x_j) = p(x_j) for each candidate and p(y) for every other token, whatever q
+  is; q only decides which tokens are offered. (SGLang's TreeSpeculativeSamplingTargetOnly
+  kernel draws one uniform u per position and keeps the first x_j with u <= p(x_1) + ... +
+  p(x_j): the same law, each candidate kept with probability p(x_j).)
 
 and three rules that are wrong on purpose, for the page to show drifting:
 - "keep_any_survivor": every candidate is checked on its own against the original p,
@@ -23,6 +32,9 @@ and three rules that are wrong on purpose, for the page to show drifting:
   A token the draft likes less than the target gets k chances at the full min(p, q) share.
 - "replace_from_p", "typical": the one-candidate rules of sim.speculative, candidate after
   candidate (checked against p), the replacement drawn from p.
+
+Checking chosen candidates as if they had been drawn from q (r <= p_j(x_j)/q(x_j), SpecInfer's
+rule on the draft's top k) is not exact: the tests run it as the wrong variant of "topk".
 
 Distributions here are anything with prob(w), probs_at(ids) and sample(rng): the models'
 ChainDistribution, the Residual of sim.sparse, and those of sim.weights (Weights, whose
@@ -39,9 +51,15 @@ from .speculative import RULES, residual_of, typical_threshold
 from .speculative import _exact_or_float_sum as _total  # floats: fsum; Fractions: exact
 from .weights import HeadAndTail, Weights, head_and_tail_residual
 
-# The bench's rules (sim.speculative.RULES, k = 1) and the two that only mean something with k > 1.
-CANDIDATE_RULES = (*RULES, "recursive", "keep_any_survivor")
+# The bench's rules: sim.speculative.RULES (k = 1), two more exact ones and one wrong on purpose
+# that only differs from them with k > 1 ("topk" differs from "exact" at any k: its candidates are chosen).
+CANDIDATE_RULES = (*RULES, "recursive", "topk", "keep_any_survivor")
+EXACT_RULES = ("exact", "recursive", "topk")  # the rules that keep the target's distribution
 WITHOUT_REPLACEMENT = ("recursive",)
+CHOSEN = ("topk",)  # candidates are the draft's likeliest, not draws
+# Below this mass, what is left of p after striking the refused candidates is listed token by token
+# (O(V)) rather than drawn by redrawing from p until a token is not struck (1/mass draws on average).
+LISTED_BELOW = 1 / 16
 
 
 class WithoutTokens:
@@ -60,6 +78,12 @@ class WithoutTokens:
     def probs_at(self, ids) -> list:
         return [self.prob(w) for w in ids]
 
+    def pairs(self) -> list[list]:
+        """[[id, prob], ...] where positive, sorted by id (O(V) when q has a tail)."""
+        ids, values = _support_and_probs(self.q)
+        mass = self.mass
+        return sorted([w, v / mass] for w, v in zip(ids, values) if v > 0 and w not in self.removed)
+
     def sample(self, rng) -> int:
         """A draw from q, again until it is not a removed token (rejection keeps q's own sampler)."""
         while True:
@@ -70,6 +94,10 @@ class WithoutTokens:
 
 def _support_and_probs(p):
     """(ids, probabilities) of p where it may be positive."""
+    if isinstance(p, WithoutTokens):
+        ids, values = _support_and_probs(p.q)
+        kept = [(w, v / p.mass) for w, v in zip(ids, values) if w not in p.removed]
+        return [w for w, _ in kept], [v for _, v in kept]
     if isinstance(p, Weights):
         return p.ids, [w / p.total for w in p.weights]
     if isinstance(p, HeadAndTail) and p.coef <= 0:
@@ -121,8 +149,11 @@ def _residual(p, q):
 
 def draw_candidates(q, k: int, rng, rule: str) -> list[int]:
     """k candidates from q: i.i.d. (with replacement), or without replacement for "recursive"
-    (fewer than k if q has fewer tokens). One uniform draw per candidate from q's sampler, plus
-    any redrawn repeats without replacement."""
+    (fewer than k if q has fewer tokens), or chosen for "topk" (likeliest_candidates: no random
+    number). One uniform draw per candidate from q's sampler, plus any redrawn repeats without
+    replacement."""
+    if rule in CHOSEN:
+        return likeliest_candidates(q, k)
     if rule not in WITHOUT_REPLACEMENT:
         return [q.sample(rng) for _ in range(k)]
     drawn: list[int] = []
@@ -136,8 +167,19 @@ def draw_candidates(q, k: int, rng, rule: str) -> list[int]:
     return drawn
 
 
+def likeliest_candidates(q, k: int) -> list[int]:
+    """The "topk" rule's candidates: q's k likeliest tokens that q gives any probability (fewer
+    when a top-p cut leaves fewer), likeliest first, ties to the lowest id."""
+    return [w for w in top_tokens(q, k) if q.prob(w) > 0]
+
+
 def top_tokens(dist, k: int) -> list[int]:
     """The k likeliest tokens, likeliest first, ties to the lowest id (greedy candidates)."""
+    if isinstance(dist, HeadAndTail) and dist.coef > 0:  # a tempered chain: its tail in P1's order
+        tail = [w for w in dist.table.base.by_frequency[:len(dist.inside) + k] if w not in dist.inside][:k]
+        pairs = list(zip(dist.ids, dist.weights)) + [(w, dist.coef * dist.table.values[w]) for w in tail]
+        pairs.sort(key=lambda pair: (-pair[1], pair[0]))
+        return [w for w, _ in pairs[:k]]
     if isinstance(dist, ChainDistribution):
         if k == 1:
             return [dist.argmax()]
@@ -174,7 +216,9 @@ class Verifier:
     def ratio(self, x: int):
         """What r is compared with: p_j(x)/q_j(x) for the exact rules, p(x)/q(x) for the others
         (kept when r <= it; "typical" draws no r and shows the ratio only)."""
-        if self.rule in ("exact", "recursive"):
+        if self.rule in CHOSEN:  # q_j is the point mass at x: p_j(x) / 1
+            return self.p_now.prob(x)
+        if self.rule in EXACT_RULES:
             return self.p_now.prob(x) / self.q_now.prob(x)
         return self.p.prob(x) / self.q.prob(x)
 
@@ -190,12 +234,43 @@ class Verifier:
         elif self.rule == "recursive":
             self.p_now = residual(self.p_now, self.q_now) or self.p_now
             self.q_now = WithoutTokens(self.q, self.rejected)
+        elif self.rule in CHOSEN:
+            self.p_now = struck_out(self.p, self.rejected) or self.p_now
 
     def fallback(self):
         """What the token is drawn from once every candidate was rejected."""
-        if self.rule in ("exact", "recursive"):
+        if self.rule in EXACT_RULES:
             return self.p_now
         if self.rule == "keep_any_survivor":
             return residual(self.p, self.q) or self.p
         return self.p
 
+
+
+def struck_out(p, removed):
+    """p with the tokens `removed` struck out and renormalised (what "topk" checks the next
+    candidate against, and draws from once all are refused); None if nothing is left (only by
+    float rounding: a candidate holding all that is left is kept for sure). Below LISTED_BELOW
+    of mass the rest is listed token by token, so a draw never waits on many redraws from p."""
+    left = WithoutTokens(p, removed)
+    if isinstance(left.mass, float) and left.mass < LISTED_BELOW:
+        ids, values = _support_and_probs(p)
+        kept = [(w, v) for w, v in zip(ids, values) if v > 0 and w not in left.removed]
+        return Weights([w for w, _ in kept], [v for _, v in kept]) if kept else None
+    return left if left.mass > 0 else None
+
+
+def chosen_law(p, q, k: int, rule: str, size: int) -> list:
+    """The law of the token written when q's k likeliest (likeliest_candidates) are checked by
+    `rule` (floats, or Fractions for Weights of Fractions): "topk" gives p itself; "exact"
+    checks the chosen candidates as if they had been drawn from q, which is not exact."""
+    verifier, law, still = Verifier(p, q, rule), [0 * p.prob(0)] * size, 1 + 0 * p.prob(0)
+    for x in likeliest_candidates(q, k):
+        keep = min(1, verifier.ratio(x))
+        law[x] += still * keep
+        still *= 1 - keep
+        if not still:
+            return law
+        verifier.reject(x)
+    rest = verifier.fallback()
+    return [a + still * rest.prob(w) for w, a in enumerate(law)]

@@ -231,6 +231,28 @@ def balance_lanes(g: GPU, m: Model) -> float:
     return machine_balance(g) / intensity(m, 1)
 
 
+def prefill_flops(m: Model, tokens: int) -> float:
+    """Operations to read a prompt of `tokens` tokens in one pass (prefill), on paper: 2 per
+    parameter of every layer for every prompt token; the output projection for the last token
+    only (only it is sampled from); and causal attention, each token's query against itself
+    and every earlier key, QK^T and the weighted sum of V, 2 x 2 x heads x head_dim per pair."""
+    if type(tokens) is not int or tokens < 1:
+        raise ValueError(f"tokens must be a positive integer, got {tokens!r}")
+    pairs = tokens * (tokens + 1) // 2
+    attention = m.layers * 4 * m.heads * m.head_dim * pairs
+    return 2.0 * m.parameters.layers * tokens + 2.0 * m.parameters.output + attention
+
+
+def prefill_seconds(g: GPU, m: Model, tokens: int) -> dict:
+    """Reading a prompt on paper: its arithmetic at dense peak, and its bytes (the weights once,
+    and every prompt token's key and value written to the cache) at full bandwidth; the pass
+    takes the longer of the two."""
+    arith = prefill_flops(m, tokens) / g.flops
+    read = (m.streamed_bytes + m.kv_bytes_per_token * tokens) / g.bandwidth
+    return {"arith_s": arith, "read_s": read, "seconds": max(arith, read),
+            "intensity": prefill_flops(m, tokens) / (m.streamed_bytes + m.kv_bytes_per_token * tokens)}
+
+
 def lanes_busy_fraction(g: GPU, m: Model, lanes: int) -> float:
     """Share of the mill's capacity that `lanes` lit lanes use during one weight read."""
     return lanes / balance_lanes(g, m)

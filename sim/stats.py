@@ -112,6 +112,9 @@ def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, 
     estimated along this text, so the i.i.d. formulas can be compared with what happened.
     acceptance_rate is the share of checked guesses that were kept: in sampling mode it
     estimates the same alpha (noisier); in greedy mode it is the only meaningful one.
+    alpha_topk is the mean, over the same positions, of p(the draft's likeliest token): the chance
+    one guess is kept had the draft offered its likeliest token instead of a draw (the "topk"
+    rule of sim.candidates, with one candidate).
     tokens_per_pass is counted: tokens written / target passes (one pass per step).
     """
     draft = language.draft(draft_name)
@@ -124,6 +127,7 @@ def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, 
         raise ValueError(f"n_tokens must be a positive integer, got {n_tokens!r}")
     rng = random.Random(seed)
     betas: list[float] = []
+    tops: list[float] = []
     written = passes = kept = checked = 0
     written_counts = [0] * (gamma + 2)
     sample: list[int] = []
@@ -137,6 +141,7 @@ def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, 
                 checked += 1
                 kept += guess.kept
                 betas.append(residual_of(guess.target_dist, guess.draft_dist).beta)
+                tops.append(guess.target_dist.prob(guess.draft_dist.argmax()))
         if len(sample) < 60:
             sample.extend(trace.written)
         context = (context + trace.written)[-keep:] if keep else []
@@ -154,6 +159,7 @@ def measure(language, draft_name: str, *, gamma: int = 4, n_tokens: int = 2000, 
         "tokens_per_pass": written / passes,
         "positions_checked": checked,
         "alpha": alpha,
+        "alpha_topk": math.fsum(tops) / len(tops),
         "acceptance_rate": kept / checked,
         "written_per_pass_counts": written_counts[1:],  # index k-1: passes writing k tokens
         "expected_tokens_per_pass": expected_tokens_per_pass(alpha, gamma),

@@ -84,7 +84,10 @@ def _script_jobs(static: Path) -> list[dict]:
 
 
 def _sheet_jobs(static: Path, sheets: dict[str, tuple[str, ...]], minify: bool) -> list[dict]:
-    """One job per sheet (its path under /static/ -> its sources under static/css/, in order)."""
+    """One job per sheet (its path under /static/ -> its sources under static/css/, in order), each
+    source read as stylesheets.source_text gives it (its named frames written out)."""
+    from .stylesheets import source_text
+
     jobs = []
     for published, sources in sheets.items():
         folder = static / posixpath.dirname(published)
@@ -92,7 +95,8 @@ def _sheet_jobs(static: Path, sheets: dict[str, tuple[str, ...]], minify: bool) 
         jobs.append(_common(static, minify) | {
             "stdin": {"contents": imports, "resolveDir": str(folder), "sourcefile": posixpath.basename(published),
                       "loader": "css"},
-            "outfile": str(_outdir(static) / published)})
+            "outfile": str(_outdir(static) / published),
+            "contents": {str(folder / name): source_text(folder / name) for name in sources}})
     return jobs
 
 

@@ -20,6 +20,9 @@ LANGS = ("en", "zh")
 FILE_NAME = re.compile(r"^(\d\d)-([a-z][a-z0-9-]*)\.md$")
 FIRST_CLOSING = 20  # files numbered 20 and up are the closing sections, not chapters
 CHAPTER_KEYS = {"title", "caption", "part"}
+# A chapter that begins a group of chapters names it (`group = "…"`): the course cartridge's
+# sections (sitebuild/course/cartridge.py) and the package's chapter list follow the groups.
+GROUP_KEY = "group"
 CLOSING_KEYS = {"title"}
 FAQ_KEYS = ("q", "a", "chapter")
 
@@ -151,6 +154,19 @@ def strings_namespace(lang: str, path: Path) -> Namespace:
                      "add {name} = \"…\" to every language's strings.toml")
 
 
+def _check_groups(sections: list[Section]) -> None:
+    """Groups cover every chapter: where any chapter begins one, the first chapter does too."""
+    chapters = [s for s in sections if s.is_chapter]
+    first = next((s for s in chapters if GROUP_KEY in s.meta), None)
+    if first and GROUP_KEY not in chapters[0].meta:
+        raise BuildError(f"chapters before {first.path.name} belong to no group", file=chapters[0].path, line=1,
+                         fix=f'the first chapter begins the first group: add {GROUP_KEY} = "…" to its front matter')
+    for s in sections:
+        if GROUP_KEY in s.meta and (not s.is_chapter or not isinstance(s.meta[GROUP_KEY], str) or not s.meta[GROUP_KEY].strip()):
+            raise BuildError(f"{GROUP_KEY} must be a chapter's group title (a string)", file=s.path,
+                             line=s.key_line(GROUP_KEY), fix="a chapter that begins a group names it; closing sections have none")
+
+
 def load_content(site: Path, lang: str) -> LanguageContent:
     """One language's sections and interface strings, each file checked on its own (the links
     between them are checked by load_all, once the languages' file lists are known to agree)."""
@@ -165,6 +181,7 @@ def load_content(site: Path, lang: str) -> LanguageContent:
             raise BuildError(f"anchor '{s.anchor}' is used by {seen[s.anchor].name} too", file=s.path,
                              fix="give each section its own anchor")
         seen[s.anchor] = s.path
+    _check_groups(sections)
     strings_path = folder / "strings.toml"
     return LanguageContent(lang, sections, strings_namespace(lang, strings_path), strings_path)
 
@@ -200,6 +217,10 @@ def check_parity(a: LanguageContent, b: LanguageContent) -> None:
 
 
 def _check_section_parity(sa: Section, sb: Section) -> None:
+    if (GROUP_KEY in sa.meta) != (GROUP_KEY in sb.meta):
+        has, lacks = (sa, sb) if GROUP_KEY in sa.meta else (sb, sa)
+        raise BuildError(f"begins a group, but {lacks.path.parent.name}/{lacks.path.name} does not", file=has.path,
+                         line=has.key_line(GROUP_KEY), fix="the same chapters begin the groups in every language")
     if sa.meta.get("part") != sb.meta.get("part"):
         raise BuildError(f"part = {sa.meta.get('part')!r}, but {sb.path.parent.name}/{sb.path.name} has "
                          f"part = {sb.meta.get('part')!r}", file=sa.path, line=sa.key_line("part"),

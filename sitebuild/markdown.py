@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -20,6 +21,33 @@ CLOSING = "。，、；：！？）》」』】〉"
 NOBREAK_OPEN = '<span class="nobr">'
 # A longer link keeps its own break opportunities: only links this short are held whole.
 NOBREAK_LINK_CHARS = 12
+
+
+# What a reader must never see: a formula or an emphasis Markdown did not render. Markdown inside a
+# raw HTML block (<details>) is not parsed, and `**` that CJK punctuation touches on the inside
+# cannot close (CommonMark's flanking rules), so both reach the page as typed.
+UNRENDERED = (
+    (re.compile(r"\$(?=[^\s\d$])[^$\n]*?(?<=\S)\$"), "a formula ($…$) that is not rendered",
+     "inside raw HTML (<details>) write the symbol itself (α), not $\\alpha$"),
+    (re.compile(r"\*\*"), "** that is not rendered as emphasis",
+     "inside raw HTML use <strong>; next to CJK punctuation put the mark outside: **标题**。 not **标题。**"),
+)
+
+
+def check_rendered(tokens, first_line: int) -> None:
+    """Refuse text that would reach the page with its Markdown unrendered (UNRENDERED)."""
+    for token in tokens:
+        texts = [token.content] if token.type == "html_block" else []
+        if token.type == "inline":
+            texts = [c.content for c in token.children or [] if c.type == "text"]
+        for text in texts:
+            for pattern, what, fix in UNRENDERED:
+                hit = pattern.search(text)
+                if hit:
+                    line = first_line + (token.map[0] if token.map else 0)
+                    if token.type == "html_block":
+                        line += text.count("\n", 0, hit.start())
+                    raise BuildError(f"{what}: “{hit.group()[:40]}”", line=line, fix=fix)
 
 
 @lru_cache(maxsize=1)
@@ -58,6 +86,7 @@ def to_html(text: str, first_line: int = 1) -> str:
             to_mathml(latex, display)  # cached: rendering below reuses it
         except MathError as err:
             raise BuildError(str(err), line=first_line + line, fix=FIX) from None
+    check_rendered(tokens, first_line)
     for token in tokens:
         if token.type == "inline" and token.children:
             token.children = keep_closing_punctuation(token.children)

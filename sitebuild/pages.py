@@ -10,7 +10,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import stylesheets
+from . import frames, stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
 from .references import Sources
@@ -107,6 +107,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         other={"lang": other, "path": page_route(other, route.embed).path},
         t=content.strings,
         chapters=[s for s in sections if s["is_chapter"]],
+        frames=frames.for_page("embed" if route.embed else "page"),
         titles={s["anchor"]: s["title"] for s in sections},
         closing=[s for s in sections if not s["is_chapter"]],
         faq_jsonld=faq_jsonld(faq, canonical) if faq else None,

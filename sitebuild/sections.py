@@ -51,6 +51,7 @@ def render_section(section: Section, values: dict, page: str | None = None) -> d
         "is_chapter": section.is_chapter,
         "title": title.fill(section.meta["title"], values),
         "part": section.meta.get("part"),
+        "group": section.meta.get("group"),  # plain text: the title of the group this chapter begins
         "html": body.markdown(body.fill(section.body, values)),
         "caption": None,
         "faq": [],

@@ -7,6 +7,8 @@ bundle is its sources in the order listed here, which is the order the page link
 one, so the cascade is unchanged (esbuild bundles them as `@import`s in that order, minifies them
 and writes the source map beside: sitebuild/bundles.py). The sources themselves are not
 published: no page links them.
+Each source's named frames (`@media (--page-bar)`) are written out from sitebuild/frames.py
+first (`source_text`).
 
 This table is the one list of which sheets each kind of page uses; pages.py says which kind each
 template is, and the templates link `runtime.static`'s version of it.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import frames
 from .errors import BuildError
 
 FOLDER = "css"  # under site/static/, and under the site's /static/
@@ -57,3 +60,8 @@ def sheets(static: Path) -> dict[str, tuple[str, ...]]:
                 raise BuildError(f"the style sheet {published(kind)} lists {name}, which is not in {sources}",
                                  file=HERE)
     return {published(kind): names for kind, names in BUNDLES.items()}
+
+
+def source_text(path: Path) -> str:
+    """A source as the bundler reads it: its named frames written out (sitebuild/frames.py)."""
+    return frames.expand(path.read_text(encoding="utf-8"), path)

@@ -14,7 +14,7 @@ building one costs O(V), so only the pass on show asks for it (replay's pass vie
 
 from __future__ import annotations
 
-from ..candidates import Verifier
+from ..candidates import CHOSEN, EXACT_RULES, Verifier
 from ..speculative import typical_threshold
 from ..tempering import tempered
 from ..tree import tree_step
@@ -95,16 +95,17 @@ def tree_pass(language, settings: Settings, context: list[int], rng, residuals: 
 
 def _next_against(language, p, q, rule: str, listed: list) -> None:
     """Each rejected candidate's `next_against`: what the one after it is checked against."""
-    exact = rule in ("exact", "recursive")
+    exact = rule in EXACT_RULES
+    left = "struck" if rule in CHOSEN else "residual"  # "topk": p with the refused struck out
     verifier = Verifier(p, q, rule)
     for j, c in enumerate(listed):
         if not c["checked"] or c["kept"]:
             break
         verifier.reject(c["token"])
         if j + 1 < len(listed):  # the next candidate's test: p_j+1 for the exact rules, p for the others
-            against, kind = (verifier.p_now, "residual") if exact else (verifier.p, "p")
+            against, kind = (verifier.p_now, left) if exact else (verifier.p, "p")
         else:  # all rejected: what the token is drawn from
             against = verifier.fallback()
-            kind = "residual" if exact or rule == "keep_any_survivor" else "p"
+            kind = left if exact else "residual" if rule == "keep_any_survivor" else "p"
         c["next_against"] = {"kind": kind, "tokens": [{"id": w, "text": language.vocab[w], "p": v}
                                                       for w, v in likeliest(against, NEXT_TOP)]}

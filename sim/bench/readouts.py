@@ -29,6 +29,7 @@ import random
 
 from .. import roofline as rl
 from .. import stats
+from ..candidates import EXACT_RULES
 from ..speculative import RULES as LINE_RULES
 from ..speculative import speculative_step
 from .commands import STREAM_GREEDY_STARTS, bench_prefix_ids, random_start, rng_for
@@ -112,7 +113,8 @@ def every_setting() -> list[tuple[str, int, bool, str]]:
 
 # The fields of a measurement that readouts() reads (the rest, such as a sample of the text, stays out
 # of the table the page's snapshot carries).
-RUN_FIELDS = ("alpha", "acceptance_rate", "tokens_per_pass", "passes", "tokens", "runs_looped")
+RUN_FIELDS = ("alpha", "acceptance_rate", "tokens_per_pass", "passes", "tokens", "runs_looped", "alpha_topk",
+              "alpha_rules")
 
 
 def _row(setting: tuple, run: dict, sampling: tuple = PLAIN) -> list:
@@ -178,9 +180,20 @@ class Readouts:
     def alpha(self, draft: str, greedy: bool, rule: str, sampling: tuple = PLAIN) -> tuple[float, str, dict]:
         """(alpha, kind, run) for a draft and mode, from the gamma-4 reference run."""
         run = self.measure(draft, READOUT_GAMMA, greedy, rule, sampling)
-        if run["alpha"] is None or rule not in ("exact", "recursive"):
+        if run["alpha"] is None or rule not in EXACT_RULES:
             return run["acceptance_rate"], "acceptance_rate", run
         return run["alpha"], "beta", run
+
+    @staticmethod
+    def alpha_rules(ref: dict, alpha: float) -> dict:
+        """{rule: alpha_k} for each exact rule at the same positions (tree_readouts); a line's run
+        at temperature 1 (sim.stats.measure) gives k = 1: beta for "exact" and "recursive",
+        p(the draft's likeliest) for "topk"; greedy: alpha for all three."""
+        if "alpha_rules" in ref:
+            return ref["alpha_rules"]
+        if ref["alpha"] is None:  # greedy runs
+            return dict.fromkeys(EXACT_RULES, alpha)
+        return {"exact": ref["alpha"], "recursive": ref["alpha"], "topk": ref["alpha_topk"]}
 
     def method(self, greedy: bool, temperature=1, top_p=1) -> dict:
         """How the readouts were measured (the page says it beside them)."""
@@ -224,18 +237,28 @@ class Readouts:
         measure = self.method(s["greedy"], s["temperature"], s["top_p"])
         if s["greedy"]:
             measure["runs_looped"] = ref["runs_looped"]
+        proposed = s["lanes_per_sequence"] - 1  # guesses a pass offers: every node of its tree
         return {
             "settings": s.as_json(),
             "alpha": alpha,
             "alpha_kind": kind,
             "candidates": k,
             "alpha_candidates": alpha_k,
+            "alpha_rules": self.alpha_rules(ref, alpha),
             "lanes_per_sequence": s["lanes_per_sequence"],
             "alpha_beta": ref["alpha"],
             "acceptance_rate": ref["acceptance_rate"],
             "acceptance_rate_counted": run["acceptance_rate"],
             "tokens_per_pass_counted": run["tokens_per_pass"],
             "tokens_per_pass_formula": formula,
+            # What vLLM and SGLang report, from the same passes: 1 + accepted guesses per pass (a
+            # pass writes its accepted guesses and one token of the target's own), and accepted
+            # guesses over guesses proposed; the formula's value of the second, the first's is
+            # tokens_per_pass_formula. Guesses after a rejection count as proposed, not accepted.
+            "mean_acceptance_length": run["tokens"] / run["passes"],
+            "draft_acceptance_rate": (run["tokens"] - run["passes"]) / (run["passes"] * proposed),
+            "draft_acceptance_rate_formula": (formula - 1) / proposed,
+            "guesses_per_pass": proposed,
             "passes": run["passes"],
             "tokens": run["tokens"],
             "measure": measure,

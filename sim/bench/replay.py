@@ -261,8 +261,9 @@ class Replays:
 
 def checks(positions: list) -> list[dict]:
     """Every candidate the target checked in this pass, in order, with what came next after a
-    rejection (the bridge's list): then "next_residual"/"next_p" (what the next candidate is
-    checked against), "draw_residual"/"draw_p" (what the token was drawn from), with its likeliest."""
+    rejection (the bridge's list): then "next_residual"/"next_struck"/"next_p" (what the next
+    candidate is checked against: the residual, p with the refused struck out for "topk", or p),
+    "draw_residual"/"draw_struck"/"draw_p" (what the token was drawn from), with its likeliest."""
     out = []
     for position in positions:
         listed = position["candidates"]

@@ -26,11 +26,12 @@ from .. import roofline as rl
 from ..errors import BenchError
 from ..models import DRAFT_NAMES as DRAFTS
 from ..candidates import CANDIDATE_RULES as RULES
+from ..candidates import EXACT_RULES as EXACT
 from ..tempering import TEMPERATURES, TOP_PS
 from ..tree import tree_size
 
 # Which rules keep the target's distribution exactly (the others are there to show why it matters).
-EXACT_RULES = frozenset({"exact", "recursive"})
+EXACT_RULES = frozenset(EXACT)
 
 
 def _level(x: float):

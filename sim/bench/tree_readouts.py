@@ -1,16 +1,22 @@
 """The readouts' measurements for settings beyond a line of guesses at temperature 1: several
-candidates (the tree of Settings.widths), a temperature or a top-p cut.
+candidates (the tree of Settings.widths), a temperature or a top-p cut, or a rule that is not a
+line's ("recursive", "topk", "keep_any_survivor").
 
 Measured live in the worker, like every setting but the page's first picture (sim.bench.readouts),
 on the same text: READOUT_TOKENS tokens from the bench prefix with READOUT_SEED (sampling), or the
 greedy readouts' short runs (temperature 0). Along the text:
 
-    alpha           the chance one candidate is kept, beta = sum min(p, q) of the tempered p and q,
-                    averaged over the positions checked (Leviathan et al.'s alpha, as for a line);
-                    for a rule that is not exact, or greedy, the share of checked guesses kept
-    alpha_candidates the chance that some of the k candidates of a pass's first guess is kept
-                    (sim.alpha.candidate_alpha; greedy: the target's choice among the draft's k
-                    likeliest), averaged over the passes' first positions
+    alpha           the chance one guess is kept, averaged over the positions checked: beta =
+                    sum min(p, q) of the tempered p and q for "exact" and "recursive" (Leviathan
+                    et al.'s alpha, as for a line), p(the draft's likeliest) for "topk"; for a
+                    rule that is not exact, or greedy, the share of checked guesses kept
+    alpha_rules     {rule: alpha_k} for each exact rule of sim.candidates at the bench's k, at the
+                    same positions (sim.alpha.rule_alpha): with one candidate every position
+                    checked, with k the passes' first positions. "recursive" is estimated from
+                    a generator of its own (RULES_SEED), so the run's own draws do not move
+    alpha_candidates the chance that some of the k candidates of a pass's first guess is kept:
+                    alpha_rules of the rule in use, or for a rule that is not exact the share
+                    of passes whose first guess kept a candidate
 
 A temperature or a top-p cut reshapes every distribution the run meets (sim.tempering, O(support)
 each, in pure arithmetic so that Pyodide agrees to the bit): about 4 ms a pass in CPython, so those
@@ -20,18 +26,19 @@ worker, instead of four times that); the readouts' `measure` says how many.
 With widths (k, 1, ..., 1) a pass writes 1 + alpha_k (1 + alpha + ... + alpha^(gamma-1))
 tokens on average (i.i.d. positions): tokens_per_pass below, which is the line's formula at k = 1.
 """
-
 from __future__ import annotations
 
 import math
 import random
 
-from ..alpha import candidate_alpha, greedy_alpha
+from ..alpha import greedy_alpha, rule_alpha
+from ..candidates import EXACT_RULES
 from ..stats import default_prefix
 from ..tempering import tempered
 from ..tree import tree_step
 
 TEMPERED_TOKENS = 500  # tokens a tempered (or top-p) readout writes (see the module docstring)
+RULES_SEED = 2402  # the generator of the "recursive" alpha_k estimates (sim.alpha)
 
 
 def run_tokens(temperature, top_p, n_tokens: int) -> int:
@@ -45,12 +52,16 @@ def tokens_per_pass(alpha: float, alpha_k: float, gamma: int) -> float:
     return 1 + alpha_k * line
 
 
-def _alphas(target, draft, ctx, k, temperature, top_p):
+def _alphas(target, draft, ctx, k, temperature, top_p, rng) -> tuple[float, float, dict | None]:
+    """(beta, p(the draft's likeliest), {rule: alpha_k} or None when k = 1) at one position;
+    greedy: whether the target's choice is among the draft's 1 and k likeliest."""
     p, q = target.sparse(ctx), draft.sparse(ctx)
     if temperature == 0:
-        return greedy_alpha(p, q, 1), greedy_alpha(p, q, k)
+        one = greedy_alpha(p, q, 1)
+        return one, one, None if k == 1 else dict.fromkeys(EXACT_RULES, greedy_alpha(p, q, k))
     p, q = tempered(p, temperature, top_p), tempered(q, temperature, top_p)
-    return float(candidate_alpha(p, q, 1)), float(candidate_alpha(p, q, k))
+    some = None if k == 1 else {rule: float(rule_alpha(p, q, k, rule, rng)) for rule in EXACT_RULES}
+    return float(rule_alpha(p, q, 1, "exact")), float(rule_alpha(p, q, 1, "topk")), some
 
 
 def tree_run(language, draft_name: str, widths: tuple, *, rule: str, temperature, top_p, n_tokens: int,
@@ -60,8 +71,8 @@ def tree_run(language, draft_name: str, widths: tuple, *, rule: str, temperature
     target, draft = language.target, language.draft(draft_name)
     keep = max(target.order, draft.order) - 1
     k = widths[0]
-    rng = random.Random(seed)
-    betas, firsts = [], []
+    rng, rules_rng = random.Random(seed), random.Random(RULES_SEED)
+    betas, tops, firsts = [], [], {r: [] for r in EXACT_RULES}
     passes = tokens = checked = kept = looped = first_kept = 0
     starts = texts if texts is not None else [default_prefix(language)]
     for start in starts:
@@ -78,10 +89,13 @@ def tree_run(language, draft_name: str, widths: tuple, *, rule: str, temperature
             first_kept += bool(trace.path)
             running = list(ctx)
             for depth in range(reached):
-                one, some = _alphas(target, draft, running, k if depth == 0 else 1, temperature, top_p)
+                one, top, some = _alphas(target, draft, running, k if depth == 0 else 1, temperature, top_p,
+                                         rules_rng)
                 betas.append(one)
-                if depth == 0:
-                    firsts.append(some)
+                tops.append(top)
+                if depth == 0 and some is not None:
+                    for r, value in some.items():
+                        firsts[r].append(value)
                 running.append(trace.written[depth])
             repeated = False
             for t in trace.written:
@@ -93,9 +107,17 @@ def tree_run(language, draft_name: str, widths: tuple, *, rule: str, temperature
             if repeated:
                 looped += 1
                 break
-    exact = temperature != 0 and rule in ("exact", "recursive")
+    mean = lambda values: math.fsum(values) / len(values)  # noqa: E731
+    if k == 1:  # at every position checked, as alpha
+        alpha_rules = {"exact": mean(betas), "recursive": mean(betas), "topk": mean(tops)}
+    else:
+        alpha_rules = {r: mean(v) for r, v in firsts.items()}
+    if temperature == 0:  # greedy: every rule offers the draft's likeliest; counted, as alpha
+        alpha_rules = dict.fromkeys(EXACT_RULES, mean(tops) if k == 1 else alpha_rules["exact"])
+    exact = temperature != 0 and rule in EXACT_RULES
     # The exact rules' chances are computed; a rule that is not exact is only counted (as for a line).
-    some = math.fsum(firsts) / len(firsts) if exact or temperature == 0 else first_kept / passes
-    return {"alpha": math.fsum(betas) / len(betas) if exact else None, "acceptance_rate": kept / checked,
-            "alpha_candidates": some, "tokens_per_pass": tokens / passes,
-            "passes": passes, "tokens": tokens, "positions_checked": checked, "runs_looped": looped}
+    some = alpha_rules[rule] if exact or temperature == 0 else first_kept / passes
+    alpha = (mean(tops) if rule == "topk" else mean(betas)) if exact else None
+    return {"alpha": alpha, "acceptance_rate": kept / checked, "alpha_candidates": some, "alpha_rules": alpha_rules,
+            "tokens_per_pass": tokens / passes, "passes": passes, "tokens": tokens, "positions_checked": checked,
+            "runs_looped": looped}

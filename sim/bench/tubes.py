@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..candidates import residual, top_tokens
+from ..candidates import EXACT_RULES, residual, top_tokens
 from ..sparse import ChainDistribution
 from ..speculative import residual_of, typical_threshold
 from ..tempering import tempered
@@ -42,7 +42,7 @@ def spec_distribution(p, q, rule: str, greedy: bool, k: int = 1, size: int | Non
         out = [0.0] * len(pd)
         out[p.argmax()] = 1.0
         return out
-    if rule in ("exact", "recursive"):
+    if rule in EXACT_RULES:
         return list(pd)
     qd = _dense(q, size)
     if rule == "typical":

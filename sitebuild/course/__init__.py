@@ -33,8 +33,8 @@ def courses(products) -> list[Course]:
     found = []
     for lang, content in products.contents.items():
         sections, _ = products.rendered[lang]
-        chapters = tuple((s["anchor"], s["number"], s["title"]) for s in sections if s["is_chapter"])
-        found.append(Course(lang, content.strings["html_lang"], dict(content.strings), chapters))
+        chapters = [(s["anchor"], s["number"], s["title"], s["group"]) for s in sections if s["is_chapter"]]
+        found.append(Course.of(lang, content.strings["html_lang"], dict(content.strings), chapters))
     return found
 
 
@@ -63,9 +63,13 @@ def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict |
     folder.mkdir()
     for file_name, data in made.items():
         (folder / file_name).write_bytes(data)
-    sizes = ", ".join(f"{n} {_size(len(d))}" for n, d in sorted(made.items()))
     skipped = "" if base_url else "; no Common Cartridge (it links to the hosted embed: set --base-url)"
-    return sizes + skipped
+    return sizes({name: len(data) for name, data in made.items()}) + skipped
+
+
+def sizes(lengths: dict[str, int]) -> str:
+    """The build's report of the packages' sizes, by file name (docs/courses.md quotes it)."""
+    return ", ".join(f"{name} {_size(n)}" for name, n in sorted(lengths.items()))
 
 
 def _size(n: int) -> str:

@@ -22,8 +22,10 @@ with a server that sends that table):
 - The snapshot (.zst, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
   bytes) need no type; nothing relies on Content-Encoding.
 - The embed's link to the full page: the package has no full page, so with a base URL it opens
-  the hosted one, and without one it is hidden (data-page empty: embed.js then shows a linked
-  chapter in place).
+  the hosted one, and without one it is hidden (data-page empty).
+- The embed's links to other chapters (a reference, the next chapter at a chapter's end) show
+  that chapter in place (body[data-package]: embed.js), so that the LMS counts what the student
+  reads and the launcher's chapter list follows.
 
 Each rewrite must match exactly as often as it says, or the build stops: an edited page that no
 longer holds the text is named, rather than shipped unadapted.
@@ -67,4 +69,7 @@ def embed_page(hosted: bool) -> list[Rewrite]:
     scripts = [Rewrite(rf'( data-pyodide-(?:script|module)="[^"]*/){re.escape(old)}"', rf'\g<1>{new}"', 1,
                        f"the worker imports {old} as {new}") for old, new in RENAMED.items()]
     return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
-            *scripts, *link]
+            *scripts,
+            Rewrite(r'<body class="embed" data-embed="true"', '<body class="embed" data-embed="true" data-package="true"', 1,
+                    "its chapters show other chapters in place"),
+            *link]

@@ -1,9 +1,15 @@
 """The Common Cartridge (1.1, the version every LMS that imports cartridges reads) of one
-language: a module with one web link per chapter, each to the hosted embed showing that chapter
+language: the page's chapters as web links, each to the hosted embed showing that chapter
 (`chapter=`), so it needs the address the site is published at (--base-url).
 
-Canvas, Moodle, Brightspace and Schoology import it as a module of external links; the links
-open the hosted embed, which tells the course page its height (docs/embedding.md).
+The organization's top-level items are folders: the first holds a link to the whole page, then
+one per group of chapters (the chapters' front matter begins them), holding its chapters' links.
+Moodle's restore makes each top-level folder a course section (the first is the course's
+"General" section) with the folder's title as the section's summary, and each link a URL
+resource; Canvas makes each folder a module of external links (a link outside any folder would go
+to a "Misc Module"). The course's name is the page's title, its description the page's lede.
+Both show each link in a frame by default; the links open the hosted embed, which lays itself out
+for that frame and tells the course page its height (docs/embedding.md, docs/courses.md).
 """
 
 from __future__ import annotations
@@ -23,12 +29,27 @@ def name(lang: str) -> str:
     return f"specdec-{lang}.imscc"
 
 
+PAGE = "page"  # the whole page's link, beside the chapters' anchors
+
+
 def chapter_url(base_url: str, lang: str, anchor: str) -> str:
     return f"{base_url}{page_route(lang, embed=True).path}?chapter={anchor}"
 
 
+def page_url(base_url: str, lang: str) -> str:
+    return f"{base_url}{page_route(lang, embed=False).path}"
+
+
 def link_file(anchor: str) -> str:
     return f"weblinks/{anchor}.xml"
+
+
+def links(course: Course, base_url: str) -> dict[str, tuple[str, str]]:
+    """Every web link, by its anchor: (title, address)."""
+    found = {PAGE: (course.strings["course_whole_page"], page_url(base_url, course.lang))}
+    for a, n, t in course.chapters:
+        found[a] = (f"{n:02d} {t}", chapter_url(base_url, course.lang, a))
+    return found
 
 
 def web_link(title: str, url: str) -> bytes:
@@ -37,29 +58,32 @@ def web_link(title: str, url: str) -> bytes:
     return document(root, {"": WL})
 
 
-def manifest(course: Course) -> bytes:
+def manifest(course: Course, base_url: str) -> bytes:
     cp = lambda tag: f"{{{CP}}}{tag}"  # noqa: E731
     lom = lambda tag: f"{{{LOM}}}{tag}"  # noqa: E731
-    items = [element(cp("item"), {"identifier": f"item-{a}", "identifierref": f"link-{a}"},
-                     element(cp("title"), text=f"{n:02d} {t}")) for a, n, t in course.chapters]
+    titled = links(course, base_url)
+    item = lambda a: element(cp("item"), {"identifier": f"item-{a}", "identifierref": f"link-{a}"},  # noqa: E731
+                             element(cp("title"), text=titled[a][0]))
+    folder = lambda ident, title, anchors: element(cp("item"), {"identifier": ident},  # noqa: E731
+                                                   element(cp("title"), text=title), *[item(a) for a in anchors])
+    folders = [folder("specdec-page", course.title, [PAGE])]
+    folders += [folder(f"group-{i}", title, anchors) for i, (title, anchors) in enumerate(course.groups, start=1)]
     resources = [element(cp("resource"), {"identifier": f"link-{a}", "type": WEB_LINK},
-                         element(cp("file"), {"href": link_file(a)})) for a, _, _ in course.chapters]
+                         element(cp("file"), {"href": link_file(a)})) for a in titled]
+    text = lambda tag, value: element(lom(tag), None, element(lom("string"), {"language": course.html_lang}, text=value))  # noqa: E731
     root = element(cp("manifest"), {"identifier": f"specdec-{course.lang}-cc"},
         element(cp("metadata"), None,
                 element(cp("schema"), text="IMS Common Cartridge"), element(cp("schemaversion"), text="1.1.0"),
-                element(lom("lom"), None, element(lom("general"), None, element(lom("title"), None,
-                        element(lom("string"), {"language": course.html_lang}, text=course.title))))),
+                element(lom("lom"), None, element(lom("general"), None, text("title", course.title),
+                                                  text("description", course.strings["lede"])))),
         element(cp("organizations"), None,
                 element(cp("organization"), {"identifier": "specdec", "structure": "rooted-hierarchy"},
-                        element(cp("item"), {"identifier": "root"},
-                                element(cp("item"), {"identifier": "specdec-module"},
-                                        element(cp("title"), text=course.title), *items)))),
+                        element(cp("item"), {"identifier": "root"}, *folders))),
         element(cp("resources"), None, *resources))
     return document(root, {"": CP, "lomimscc": LOM})
 
 
 def cartridge(course: Course, base_url: str) -> bytes:
-    files = {link_file(a): web_link(f"{n:02d} {t}", chapter_url(base_url, course.lang, a))
-             for a, n, t in course.chapters}
-    files["imsmanifest.xml"] = manifest(course)
+    files = {link_file(a): web_link(title, url) for a, (title, url) in links(course, base_url).items()}
+    files["imsmanifest.xml"] = manifest(course, base_url)
     return zips.deterministic_zip(files)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import stylesheets
+from .. import frames, stylesheets
 from ..headers import csp_meta
 from . import files, zips
 from .xml import document, element
@@ -26,21 +26,35 @@ LAUNCHER_STYLESHEET = stylesheets.published("all")  # under static/: the embed's
 CP = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
 ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 # The strings the launcher's script words (strings.toml, "The course package's launcher").
-SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted", "course_recorded", "course_no_lms")
+SCRIPT_STRINGS = ("course_progress", "course_completed", "course_predicted")
 
 
 @dataclass(frozen=True)
 class Course:
-    """What a language's packages say: the site's title and the chapters (anchor, number, title)."""
+    """What a language's packages say: the site's title, the chapters (anchor, number, title) and
+    their groups (title, anchors), as the chapters' front matter begins them (content.GROUP_KEY);
+    a page without groups is one group under the site's title."""
 
     lang: str
     html_lang: str
     strings: dict
     chapters: tuple[tuple[str, int, str], ...]
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
 
     @property
     def title(self) -> str:
         return self.strings["site_title"]
+
+    @classmethod
+    def of(cls, lang: str, html_lang: str, strings: dict, chapters) -> Course:
+        """From the chapters as (anchor, number, title, the title of the group it begins or None)."""
+        groups: list[tuple[str, list[str]]] = []
+        for anchor, _, _, group in chapters:
+            if group or not groups:
+                groups.append((group or strings["site_title"], []))
+            groups[-1][1].append(anchor)
+        return cls(lang, html_lang, strings, tuple((a, n, t) for a, n, t, _ in chapters),
+                   tuple((title, tuple(anchors)) for title, anchors in groups))
 
 
 def name(lang: str) -> str:
@@ -57,7 +71,8 @@ def launcher_page(env, course: Course) -> bytes:
     html = env.get_template(LAUNCHER).render(
         html_lang=course.html_lang, csp=csp_meta(), t=course.strings, data=data, embed=files.embed_path(course.lang),
         stylesheet=LAUNCHER_STYLESHEET,
-        chapters=[{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters])
+        groups=[{"title": title, "chapters": [{"anchor": a, "number": n, "title": t} for a, n, t in course.chapters if a in anchors]}
+                for title, anchors in course.groups])
     return html.encode("utf-8")
 
 
@@ -84,6 +99,8 @@ def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, by
     found[LAUNCHER] = launcher_page(env, course)
     for launcher_file in LAUNCHER_FILES:
         found[launcher_file] = (HERE / launcher_file).read_bytes()
+    css = HERE / "launcher.css"  # its frame's threshold written out, as the site's sheets' are
+    found[css.name] = frames.expand(css.read_text(encoding="utf-8"), css).encode("utf-8")
     script = found["launcher.js"].decode("utf-8")
     # The launcher's modules are the site's (progress.js), with the chunks they import.
     for rel in files.modules(site, [ref.removeprefix("./") for ref in files.MODULE_REFS.findall(script)]):

@@ -26,7 +26,7 @@ from sim.bench.settings import BY_NAME
 from sim.session import measurements_json
 
 from .cache import cached
-from .formats import Figures, fixed, pct, times
+from .formats import Figures, fixed, pct, sig, times
 from .roofline import roofline
 
 DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
@@ -42,8 +42,12 @@ NOISE_RUNS = 8
 COVERAGE_TOP = 3
 
 READOUT_FIELDS = ("alpha", "tokens_per_pass_counted", "tokens_per_pass_formula", "speedup",
-                  "best_gamma", "best_speedup")
-READOUT_SETTINGS = {"bigram": {}, "unigram": {"draft": "unigram"}}
+                  "best_gamma", "best_speedup", "alpha_rules", "mean_acceptance_length",
+                  "draft_acceptance_rate", "draft_acceptance_rate_formula")
+# 'Going further' compares the exact rules' alpha_k at these k (the bench's own readouts).
+RULE_KS = (2, 3, 4)
+READOUT_SETTINGS = {"bigram": {}, "unigram": {"draft": "unigram"},
+                    **{f"k{k}": {"candidates": k} for k in RULE_KS}}
 
 
 # One Bench per language for the measurements below: its cache of runs is shared, so a run two
@@ -147,6 +151,9 @@ def settings() -> Figures:
     f.add("same_alpha", 1)  # a copy of the target: every guess is kept
     f.add("same_tokens_per_pass", DEFAULT_GAMMA + 1)
     f.add("same_speedup", stats.speedup(1.0, DEFAULT_GAMMA, DRAFT_COST), times())
+    # With every guess kept, (gamma + 1) / (gamma c + 1) keeps rising with gamma, towards 1/c.
+    f.add("same_speedup_best_bench", stats.speedup(1.0, LAB_GAMMA, DRAFT_COST), times())
+    f.add("same_speedup_limit", 1 / DRAFT_COST, times(0))
     for t in BY_NAME["temperature"].values:
         if t not in (0, 1):  # the bench's temperatures, as 'Going further' names them
             f.add("temperature_" + str(t).replace(".", ""), t, fixed(1))
@@ -184,9 +191,39 @@ def bench_figures(language) -> Figures:
         f.add("alpha_temp_" + str(t).replace(".", ""), a, fixed(2))
     coverage = top_coverage(language)
     f.add("coverage_top", COVERAGE_TOP)
-    f.add("coverage_one_pct", coverage[0] * 100, pct(0))
-    f.add("coverage_top_pct", coverage[-1] * 100, pct(0))
+    f.add("coverage_one_pct", coverage[0] * 100, pct(1))
+    f.add("coverage_top_pct", coverage[-1] * 100, pct(1))
+    rule_alphas(f, main, {k: got[f"k{k}"] for k in RULE_KS})
+    engine_metrics(f, main)
+    time_to_first_token(f, main)
     return f
+
+
+def rule_alphas(f: Figures, main: dict, by_k: dict) -> None:
+    """'Going further': alpha_k of the three exact rules at the same positions, k = 1 and RULE_KS."""
+    f.add("topk_alpha_1", main["alpha_rules"]["topk"], fixed(2))
+    for k, got in by_k.items():
+        f.add(f"rule_table_k{k}", k)  # the table's own column of k
+        for rule, value in got["alpha_rules"].items():
+            f.add(f"alpha_{rule}_k{k}", value, fixed(2))
+
+
+def engine_metrics(f: Figures, main: dict) -> None:
+    """Chapter 14: what vLLM and SGLang would report for the bench's default run."""
+    f.add("bench_mal", main["mean_acceptance_length"], fixed(2))
+    f.add("bench_accepted_per_pass", main["mean_acceptance_length"] - 1, fixed(2))
+    f.add("bench_dar_pct", main["draft_acceptance_rate"] * 100, pct(0))
+    f.add("bench_dar_formula_pct", main["draft_acceptance_rate_formula"] * 100, pct(0))
+    f.add("bench_alpha_pct", main["alpha"] * 100, pct(0))
+
+
+def time_to_first_token(f: Figures, main: dict) -> None:
+    """Chapter 14: the prompt's prefill does not move; each later token takes the step time over
+    the speed-up (the bench's default, at its c), on the roofline's H100 and Llama 3.1 8B."""
+    shared = roofline().raw()
+    step_ms = shared["ms_per_token"] / main["speedup"]
+    f.add("spec_ms_per_token", step_ms, sig(3, "ms"))
+    f.add("answer_spec_s", (shared["prefill_ms"] + shared["answer_tokens"] * step_ms) / 1e3, sig(3, "s"))
 
 
 def noise(f: Figures, alphas: list[float], main: dict) -> None:

@@ -6,7 +6,12 @@ exact rule (SpecInfer's multi-step speculative sampling, Miao et al. 2024) check
 and, after each rejection, checks the next against the normalised residual max(0, p - q)
 instead of p. Both are enumerated over every draw in Fractions with sim.speculative's rule
 functions, so the page prints what each rule writes and a test checks that only the exact
-rule gives p back.
+rule gives p back. The naive rule is also given with the other fallback a reader might guess
+(every candidate refused: draw from p itself, not the residual).
+
+The same two tokens with chosen candidates (sim.candidates' "topk": the draft's two likeliest,
+a then b, each checked as a point mass) write p again; checking those chosen candidates as if
+they had been drawn from q (SpecInfer's rule) does not. Both through sim.candidates' Verifier.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from __future__ import annotations
 from fractions import Fraction as F
 from itertools import product
 
+from sim.candidates import chosen_law
 from sim.speculative import keep_probability, residual_distribution
+from sim.weights import Weights
 
 from .formats import ExactDecimal, Figures
 
@@ -24,8 +31,9 @@ Q = (F(4, 5), F(1, 5))  # the draft: proposes a four times as often as the targe
 CANDIDATES = 2
 
 
-def _written(p: list, q: list, draws: tuple, exact: bool) -> list:
-    """What one draw of candidates writes, as a law over tokens: check them in turn."""
+def _written(p: list, q: list, draws: tuple, exact: bool, fallback_p: bool = False) -> list:
+    """What one draw of candidates writes, as a law over tokens: check them in turn (the naive
+    rule's last draw from the residual, or with fallback_p from p itself)."""
     out = [F(0)] * len(p)
     target, still = list(p), F(1)  # the law checked against, and the chance of getting here
     for x in draws:
@@ -35,22 +43,27 @@ def _written(p: list, q: list, draws: tuple, exact: bool) -> list:
         if exact and still:
             target = residual_distribution(target, q)  # SpecInfer: the next is checked against this
     if still:  # every candidate rejected: draw from the residual of the law last checked against
-        leftover = target if exact else residual_distribution(p, q)
+        leftover = target if exact else (p if fallback_p else residual_distribution(p, q))
         for x, r in enumerate(leftover):
             out[x] += still * r
     return out
 
 
-def output_law(p: list, q: list, candidates: int, exact: bool) -> list:
+def output_law(p: list, q: list, candidates: int, exact: bool, fallback_p: bool = False) -> list:
     """P(written token = x), over every draw of `candidates` tokens, each independently from q."""
     total = [F(0)] * len(p)
     for draws in product(range(len(p)), repeat=candidates):
         chance = F(1)
         for x in draws:
             chance *= q[x]
-        for x, w in enumerate(_written(p, q, draws, exact)):
+        for x, w in enumerate(_written(p, q, draws, exact, fallback_p)):
             total[x] += chance * w
     return total
+
+
+def chosen(p: list, q: list, candidates: int, rule: str) -> list:
+    """P(written token = x) when the candidates are q's likeliest (sim.candidates.chosen_law)."""
+    return chosen_law(Weights(range(len(p)), p), Weights(range(len(q)), q), candidates, rule, len(p))
 
 
 def multicand_example() -> dict:
@@ -60,6 +73,9 @@ def multicand_example() -> dict:
     return {"p": p, "q": q, "keep_a": keep_probability(p[0], q[0]),
             "exact": output_law(p, q, CANDIDATES, exact=True),
             "naive": output_law(p, q, CANDIDATES, exact=False),
+            "naive_p": output_law(p, q, CANDIDATES, exact=False, fallback_p=True),
+            "topk": chosen(p, q, CANDIDATES, "topk"),
+            "as_drawn": chosen(p, q, CANDIDATES, "exact"),
             # what the naive rule's second chance adds to a, beyond the one-candidate rule
             "extra_a": output_law(p, q, CANDIDATES, exact=False)[0] - first[0]}
 
@@ -68,7 +84,7 @@ def multicand_figures() -> Figures:
     ex = multicand_example()
     exact = ExactDecimal()
     f = Figures()
-    for column in ("p", "q", "exact", "naive"):
+    for column in ("p", "q", "exact", "naive", "naive_p", "topk", "as_drawn"):
         for token, value in zip(TOKENS, ex[column]):
             f.add(f"mc_{column}_{token}", value, exact)
     f.add("mc_keep_a", ex["keep_a"], exact)

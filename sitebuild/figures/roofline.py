@@ -30,6 +30,10 @@ DRAFT_COST = bench_settings.DRAFT_COST
 # Chapter 11's example: a pass at the bench's largest gamma lights gamma + 1 lanes.
 LANES_EXAMPLE = bench_settings.MAX_GAMMA + 1
 
+# Chapter 14's prompt: as long as the bench's context; and an answer of this many tokens after it.
+PROMPT_TOKENS = CONTEXT
+ANSWER_TOKENS = 256
+
 
 def _params_words(lang: str):
     if lang == "zh":
@@ -122,8 +126,25 @@ def other_rows(f: Figures) -> None:
     f.add("big_streamed_gb", BIG_MODEL.streamed_bytes / 1e9, sig(4, "GB"))
 
 
+def prefill(f: Figures) -> None:
+    """Chapter 14: reading a prompt of PROMPT_TOKENS tokens in one pass (prefill), against decoding.
+    The time to first token on paper is the prefill; every later token costs a decoding step."""
+    g, m = GPU, MODEL
+    read = rl.prefill_seconds(g, m, PROMPT_TOKENS)
+    f.add("prompt_tokens", PROMPT_TOKENS)
+    f.add("answer_tokens", ANSWER_TOKENS)
+    f.add("prefill_tflop", rl.prefill_flops(m, PROMPT_TOKENS) / 1e12, sig(3, "TFLOP"))
+    f.add("prefill_ms", read["seconds"] * 1e3, sig(3, "ms"))
+    f.add("prefill_read_ms", read["read_s"] * 1e3, sig(3, "ms"))
+    f.add("prefill_intensity", read["intensity"], sig(3))
+    f.add("prefill_over_read", read["arith_s"] / read["read_s"], sig(2))
+    f.add("prefill_in_steps", read["seconds"] / (rl.ms_per_token(g, m) / 1e3), sig(2))
+    decode_s = ANSWER_TOKENS * rl.ms_per_token(g, m) / 1e3
+    f.add("answer_plain_s", read["seconds"] + decode_s, sig(3, "s"))
+
+
 def roofline() -> Figures:
     f = Figures()
-    for part in (hardware, one_sequence, batch, lanes, idle, other_rows):
+    for part in (hardware, one_sequence, batch, lanes, idle, other_rows, prefill):
         part(f)
     return f

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sim import roofline as rl
 
-from .formats import Figures, Words, pct, sig
+from .formats import Figures, Words, fixed, pct, sig
 from .measured import DEFAULT_GAMMA
 from .moe import DEEPSEEK_V3, DEEPSEEK_V3_WEIGHTS, MIXTRAL, experts_touched, weights_ratio
 from .roofline import BATCH, CONTEXT, GPU, MODEL
@@ -31,9 +31,14 @@ def times_words(decimals: int) -> Words:
     return Words(lambda v: f"{v:,.{decimals}f}×", lambda v: f"{v:,.{decimals}f} 倍")
 
 
-def capacity_batch(g: rl.GPU = GPU, m: rl.Model = MODEL, context: int = CONTEXT) -> int:
-    """The most sequences of `context` tokens whose key/value caches fit beside the weights."""
-    free = g.memory - m.weight_bytes
+GIB = 2**30
+HELD_BACK = 0.1  # a tenth of the memory kept for activations and the engine's working space
+
+
+def capacity_batch(g: rl.GPU = GPU, m: rl.Model = MODEL, context: int = CONTEXT, memory: float | None = None) -> int:
+    """The most sequences of `context` tokens whose key/value caches fit beside the weights, in
+    `memory` bytes (default: the GPU's quoted memory, 80 GB as 80 x 10^9)."""
+    free = (g.memory if memory is None else memory) - m.weight_bytes
     return math.floor(free / (m.kv_bytes_per_token * context))
 
 
@@ -61,6 +66,7 @@ def moe_figures(f: Figures) -> None:
           Words(lambda n: f"{n / 1e9:,.0f} billion", lambda n: f"{n / 1e8:,.0f} 亿"))
     touched = experts_touched(ds, PASS_TOKENS)
     f.add("moe_ds_pass_experts", float(touched), sig(3))
+    f.add("moe_ds_pass_max", min(ds.experts, ds.active * PASS_TOKENS))  # every token picks others
     f.add("moe_ds_pass_gain", float(touched / ds.active), times_words(1))
     f.add("moe_ds_pass_weights", float(weights_ratio(ds, DEEPSEEK_V3_WEIGHTS, PASS_TOKENS)), times_words(0))
     plain_batch = experts_touched(ds, BATCH)
@@ -72,6 +78,7 @@ def moe_figures(f: Figures) -> None:
     f.add("moe_mx_active", mx.active)
     touched = experts_touched(mx, PASS_TOKENS)
     f.add("moe_mx_pass_experts", float(touched), sig(2))
+    f.add("moe_mx_pass_max", min(mx.experts, mx.active * PASS_TOKENS))
     f.add("moe_mx_pass_gain", float(touched / mx.active), times_words(1))
 
 
@@ -83,6 +90,14 @@ def capacity_figures(f: Figures) -> None:
     f.add("serve_free_gb", (g.memory - m.weight_bytes) / 1e9, sig(4, "GB"))
     f.add("serve_seq_cache_gb", per_sequence / 1e9, sig(3, "GB"))
     f.add("serve_max_batch", most)
+    # How the count moves with how memory is counted: 80 GB read as 80 GiB (the card's binary
+    # gigabytes), and a tenth of either held back; the chapter rounds to the nearest ten.
+    binary = g.memory / 1e9 * GIB
+    f.add("serve_max_batch_gib", capacity_batch(g, m, memory=binary))
+    f.add("serve_max_batch_held_low", capacity_batch(g, m, memory=(1 - HELD_BACK) * g.memory))
+    f.add("serve_max_batch_held_high", capacity_batch(g, m, memory=(1 - HELD_BACK) * binary))
+    f.add("serve_batch_about", round(most, -1))
+    f.add("held_back_pct", HELD_BACK * 100, pct(0))
     f.add("serve_max_batch_tps", rl.tokens_per_second(g, m, most, CONTEXT), sig(3))
     # The bench's own lanes at that batch: a pass at the default gamma lights most x (gamma + 1).
     f.add("serve_max_batch_lanes", most * PASS_TOKENS)
@@ -98,6 +113,11 @@ def quoted_ratios(f: Figures) -> None:
     f.add("sglang_eagle3_gain", eagle3 / plain, times_words(2))
     f.add("sglang_plain_share_pct", plain / ceiling * 100, pct(0))
     f.add("sglang_eagle3_over_ceiling", eagle3 / ceiling, times_words(2))
+    # Chapter 9: an A100's lanes at machine balance, shared by the sequences of EAGLE's larger batch.
+    a100 = rl.gpu("a100-80gb-sxm")
+    f.add("a100_balance_per_sequence_4", rl.balance_lanes(a100, MODEL) / quoted_number("eagle_batch_large"), sig(2))
+    # Chen et al.'s times per token: the draft's over the target's is their c.
+    f.add("chinchilla_c", quoted_number("chinchilla_draft_ms") / quoted_number("chinchilla_target_ms"), fixed(2))
     gain = quoted_number("eagle3_batch64_gain")
     # Throughput x 1.38 on the same GPU is GPU time per token / 1.38: the cost side of the same figure.
     f.add("eagle3_batch64_cost_cut_pct", (1 - 1 / gain) * 100, pct(0))

@@ -28,7 +28,7 @@ HELPER = HERE / "in_pyodide.py"
 # 2.97 MB (libdeflate at level 10, the best gzip here), 0.9 s less on a 5 Mbit/s link. The price
 # was in the page with fzstd (JavaScript): 0.41-0.48 s to decode in a fresh page of Chromium
 # against DecompressionStream's 0.29-0.31 s for the gzip; zstddec (zstd's decoder in WebAssembly)
-# takes about half of DecompressionStream's time (docs/testing.md has the start-up either way).
+# takes about half of DecompressionStream's time (benchmarks/browser_perf.py --network times the start-up).
 # Level 18 costs 6 s of CPU per snapshot (gzip 1.8 s); 19 saves 8 kB more for 0.9 s, 17 loses 90 kB
 # for 1.8 s less (measured on the en snapshot). A snapshot's making is cached (.cache/runtime/).
 ZSTD_LEVEL = 18

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import DEBUG_HOOKS
+from helpers.benchpage import DEBUG_HOOKS, DESKTOP, PHONE
 
 LAUNCH_FLAGS = [
     "--no-sandbox",
@@ -39,9 +39,6 @@ def browser(playwright_driver):
     browser = playwright_driver.chromium.launch(executable_path=chromium_path(), args=LAUNCH_FLAGS)
     yield browser
     browser.close()
-
-
-DESKTOP = {"width": 1280, "height": 900}
 
 
 class SharedContexts:
@@ -122,21 +119,77 @@ def page(new_page):
     return page
 
 
-@pytest.fixture(scope="module")
-def shared_bench(shared_contexts, site_url):
-    """Live bench pages shared by the tests of a module (Python starts once per language).
+class LivePages:
+    """Live bench pages kept for the whole session, one per kind and language, each opened on first
+    use (one Python start each, per xdist process) and shared by every module that asks for its
+    kind: the modules' tests act as readers on one page, and each test puts the page in the state
+    it needs (benchpage.reset). Kinds (the context's options and the page's first window):
+      desktop  the full page beside the text, reduced motion
+      phone    the same on a touch phone (is_mobile, has_touch: a context of its own), at PHONE
+      axe      in the context that lets a test inject axe-core (bypass_csp), with axe-core added
+               and every chapter drawn (benchpage.add_axe)
+    A module takes a kind through for_module(kind): on its first use in the module each page is
+    handed over (benchpage.hand_over: as a fresh visit leaves it, whatever earlier modules did)."""
 
-    shared_bench(lang) opens /<lang>/specdec/ on first use, with reduced motion, and records
-    page errors in page.console_errors; each test puts the page in the state it needs
-    (tests/helpers/benchpage.py: reset). Each call brings the page to the front (KeptPages).
-    """
-    from helpers.benchpage import KeptPages, open_bench
+    KINDS = {"desktop": ({}, DESKTOP), "phone": ({"is_mobile": True, "has_touch": True}, PHONE),
+             "axe": ({"bypass_csp": True}, DESKTOP)}
 
-    def open_page(lang: str):
-        page = watch_errors(shared_contexts.page(reduced_motion="reduce"))
-        open_bench(page, f"{site_url}{lang}/specdec/")
-        return page
+    def __init__(self, shared_contexts, site_url: str):
+        self.shared_contexts = shared_contexts
+        self.site_url = site_url
+        self.pages = {}
 
-    pages = KeptPages(open_page)
+    def get(self, kind: str, lang: str):
+        from helpers.benchpage import add_axe, open_bench
+
+        if (kind, lang) not in self.pages:
+            options, viewport = self.KINDS[kind]
+            page = watch_errors(self.shared_contexts.page(viewport=viewport, reduced_motion="reduce", **options))
+            page.errors = []  # uncaught exceptions alone (page.console_errors has the console's errors too)
+            page.on("pageerror", lambda e: page.errors.append(str(e)))
+            open_bench(page, f"{self.site_url}{lang}/specdec/")
+            if kind == "axe":
+                add_axe(page)
+            self.pages[kind, lang] = page
+        return self.pages[kind, lang]
+
+    def for_module(self, kind: str, prepare=None, viewport: dict | None = None):
+        """pages(lang) for one module's tests: the session's page of `kind`, handed over at
+        `viewport` (the kind's own by default) and given to prepare(page) on the module's first
+        use, and brought to the front at each call (in headless Chromium a page left behind a
+        newer one in its context was measured to take about 2 s per click and 1 s per wait until
+        brought to the front: Playwright waits for animation frames)."""
+        from helpers.benchpage import hand_over
+
+        taken = set()
+
+        def pages(lang: str):
+            page = self.get(kind, lang)
+            if lang not in taken:
+                hand_over(page, viewport or self.KINDS[kind][1])
+                if prepare:
+                    prepare(page)
+                taken.add(lang)
+            page.bring_to_front()
+            return page
+
+        return pages
+
+    def close(self):
+        for page in self.pages.values():
+            page.close()
+
+
+@pytest.fixture(scope="session")
+def live_pages(shared_contexts, site_url):
+    pages = LivePages(shared_contexts, site_url)
     yield pages
     pages.close()
+
+
+@pytest.fixture(scope="module")
+def shared_bench(live_pages):
+    """shared_bench(lang): the session's live desktop page of /<lang>/specdec/ (LivePages), which
+    this module's tests share with the other modules'; each test first puts it in the state it
+    needs (tests/helpers/benchpage.py: reset)."""
+    return live_pages.for_module("desktop")

@@ -340,7 +340,15 @@ def test_play_and_pause(shared_bench):
     steps = bench_state(page)["steps"]
     assert page.locator("#b button.b-play").get_attribute("aria-pressed") == "false"
     assert query_of(page)["steps"] == str(steps)
-    page.wait_for_timeout(800)  # not a settle: it gives a still-running Play the time to show itself
+    # Ruled out by order, not by a wait: a Play still running would queue its next pass as its
+    # wait between passes ends (store.js: play; 350 ms, and 700 more in reduced motion). A timer
+    # set now with a longer delay fires after that wait's timer (timers of a page fire in order of
+    # their deadlines, HTML's timer initialisation steps), and the queue is then let run empty:
+    # a pass Play queued would be applied by then.
+    page.evaluate("""async () => {
+        await new Promise((done) => setTimeout(done, 1100));
+        await window.specdecBench.idle();
+    }""")
     assert bench_state(page)["steps"] == steps
 
 
@@ -393,19 +401,17 @@ def test_with_javascript_off_only_the_notice_shows(new_page, site_url):
     assert page.locator("#b .b-tape .b-tok").count() >= 3  # the build's picture is there
 
 
-def test_a_link_opened_cold_replays_quickly(new_page, site_url):
-    """Issue 11, finding 8: steps=200&rounds=100 took 20.9 s to replay. The replay (tape,
-    tubes, controls) is drawn soon after Python is ready; the readouts, measured once per draft
-    and mode, follow. The 2 s target is timed by benchmarks/bench_api_timing.py; the test bounds
-    the replay at 8 s, far under the 20.9 s it was (a loaded machine took 3.2 s)."""
+def test_a_link_opened_cold_replays_in_one_act_before_its_readouts(new_page, site_url):
+    """Issue 11, finding 8: steps=200&rounds=100 took 20.9 s to replay. The replay (tape, tubes,
+    controls) is one act of the worker, drawn as the bench goes live; the readouts, measured once
+    per draft and mode, follow it. (How long the replay takes: benchmarks/bench_api_timing.py in
+    CPython and benchmarks/responsiveness.py in the page.)"""
     page = new_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
     open_bench(page, f"{site_url}zh/specdec/?steps=200&rounds=100&gamma=8&rule=typical&draft=unigram")
     marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
         .map((m) => [m.name, m.startTime]))""")
-    timings = page.evaluate("() => window.specdecBenchTimings")
-    act = next(t["ms"] for t in timings if t["command"] == "act")
-    print(f"cold replay: {act:.0f} ms")
-    assert act < 8000, timings
+    calls = [t["command"] for t in page.evaluate("() => window.specdecBenchTimings")]
+    assert calls == ["act", "readouts"], calls  # the whole link in one act, then its measurement
     assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
     assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "candidates": 1, "temperature": 1,
                                               "top_p": 1, "batch": 1, "seed": 1, "rule": "typical", "gpu": "h100-sxm",

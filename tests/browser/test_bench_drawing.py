@@ -12,7 +12,7 @@ accessibility tree gives every control of the bench a name.
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import axe_pages, reset, run
+from helpers.benchpage import reset, run
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(45)]
 
@@ -47,12 +47,11 @@ GEOMETRY = """(selector) => {
 
 
 @pytest.fixture(scope="module")
-def axe_bench(shared_contexts, site_url):
-    """Live pages that let the test inject axe-core, with the geometry check beside it."""
-    pages = axe_pages(shared_contexts, site_url, lambda page: page.add_script_tag(
+def axe_bench(live_pages):
+    """Live pages with axe-core in them (the session's: conftest.LivePages), with the geometry
+    check beside it."""
+    return live_pages.for_module("axe", prepare=lambda page: page.add_script_tag(
         content=f"window.benchGeometry = {GEOMETRY};"))
-    yield pages
-    pages.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -76,17 +76,14 @@ FIRE = """(actions) => {
 
 
 def stop_playing(page):
-    page.evaluate("() => window.specdecBench.dispatch({ type: 'pause' })")
+    page.evaluate("() => { window.specdecBench.dispatch({ type: 'pause' }); }")  # awaited by settle, which fails a queue held for good
     settle(page)
 
 
-def test_rapid_actions_leave_a_state_their_link_reproduces(new_page, site_url):
-    page = new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-    settle(page)
+def test_rapid_actions_leave_a_state_their_link_reproduces(shared_bench):
+    page = shared_bench("en")
+    errors = page.errors
+    errors.clear()
     checkpoints = []  # (sequence, its link, what the bench showed)
     started, fired = set(), set()
     for seq in range(SEQUENCES):
@@ -229,88 +226,129 @@ def test_the_queue_replaces_a_waiting_slider_value(shared_bench):
     assert state["settings"]["gamma"] == 8 and state["settings"]["seed"] == 2 and state["steps"] == 1
 
 
-# 50 clicks on One step, about 36 ms apart (under 2 s), then gamma moved to 5 as the last click
-# lands; every change the views drew is stamped. Then: ten clicks and Pause; "fast" while a pass
-# animates. All in the page, at normal animation (the shared page is switched for this test).
-RAPID = """async () => {
-    const api = window.specdecBench;
+# Animation is a view of the state, never a gate on it (issue 19, item 7). Each claim is checked
+# against an animation that cannot end first: the speed action (the page's own control, any factor)
+# set to HELD makes a pass's animation take days (and keeps its pauses within setTimeout's range),
+# so an action that waited for the animation's end would never be applied, drawn or settled, and
+# the test would fail waiting for it. How soon each happens at normal speed is printed by
+# benchmarks/responsiveness.py.
+HELD = 1e-6
+
+# Every change the views hear, in order, from now until the test's listener is switched off
+# (a page shared with later tests keeps its subscribers: this one stops recording).
+RECORD_CHANGES = """() => {
+    const b = document.getElementById("b");
+    window.rapid = { on: true, seen: [] };
+    window.specdecBench.subscribe((change, state) => window.rapid.on && window.rapid.seen.push({
+        kind: change.kind, animated: change.animated ?? null, action: change.action ? change.action.type : null,
+        steps: state.bench.steps, gamma: state.bench.settings.gamma,
+        burst: b.querySelector(".b-tape-burst").hidden ? "" : b.querySelector(".b-tape-burst").textContent }));
+}"""
+
+# 50 clicks on One step, about 36 ms apart (as fast as a reader clicks), then gamma moved to 5
+# as the last click lands.
+CLICK_50_THEN_GAMMA = """async () => {
     const b = document.getElementById("b");
     const step = b.querySelector("button.b-step");
-    const seen = [];
-    api.subscribe((change, state) => seen.push({ kind: change.kind, t: performance.now(), steps: state.bench.steps,
-        gamma: state.bench.settings.gamma, measured: !!state.view.readouts, drawn: b.dataset.steps,
-        burst: b.querySelector(".b-tape-burst").hidden ? "" : b.querySelector(".b-tape-burst").textContent }));
-    const t0 = performance.now();
     await Promise.all(Array.from({ length: 50 }, (_, i) => new Promise((resolve) => setTimeout(() => { step.click(); resolve(); }, i * 36))));
-    const last = performance.now();
+    window.rapid.clicked = window.rapid.seen.length;
     const gamma = b.querySelector("input[name=gamma]");
     gamma.value = "5";
     gamma.dispatchEvent(new Event("input", { bubbles: true }));
-    let shown = null;  // gamma 5 in the readouts, the tape and the machine's data
-    while (shown === null && performance.now() - last < 10000) {
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        const s = api.getState();
-        const ro = s.view.readouts;
-        if (s.bench.settings.gamma === 5 && ro && ro.settings.gamma === 5 && b.querySelector(".b-measuring").hidden
-            && b.dataset.steps === "1" && b.querySelector(".b-tape-count").textContent.endsWith(": 1")) shown = performance.now();
-    }
-    await api.idle();
-    const idle = performance.now();
-    const most = Math.max(...seen.map((c) => c.steps));
-    const atMost = seen.find((c) => c.kind === "act" && c.steps === most);
-    // Ten clicks, then Pause: the first click's pass is computed, the nine waiting are dropped.
+}"""
+
+# gamma 5 in the bench, its readouts, the tape and the machine's data: the change is drawn.
+GAMMA_5_SHOWN = """() => {
+    const b = document.getElementById("b");
+    const s = window.specdecBench.getState();
+    const ro = s.view.readouts;
+    return s.bench.settings.gamma === 5 && ro && ro.settings.gamma === 5 && b.querySelector(".b-measuring").hidden
+        && b.dataset.steps === "1" && b.querySelector(".b-tape-count").textContent.endsWith(": 1");
+}"""
+
+# Ten clicks, then Pause: the first click's pass is computed, the nine waiting are dropped.
+TEN_CLICKS_THEN_PAUSE = """async () => {
+    const api = window.specdecBench;
+    const b = document.getElementById("b");
     const before = api.getState().bench.steps;
-    for (let i = 0; i < 10; i++) step.click();
-    const p0 = performance.now();
+    for (let i = 0; i < 10; i++) b.querySelector("button.b-step").click();
     await api.dispatch({ type: "pause" });
     await api.idle();
-    const paused = { ms: performance.now() - p0, passes: api.getState().bench.steps - before, animating: b.dataset.animating };
-    // A speed chosen while a pass animates applies to it within a round trip.
-    step.click();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const s0 = performance.now();
-    await api.dispatch({ type: "speed", value: 3 });
-    const speed = { ms: performance.now() - s0, animating: b.dataset.animating };
-    await api.dispatch({ type: "speed", value: 1 });
-    const after = seen.filter((c) => c.t >= last).map((c) => `${c.kind}@${Math.round(c.t - last)}:${c.steps}/${c.gamma}`);
-    return { after, clicks: last - t0, shown: shown && shown - last, idle: idle - last, most, burst: atMost && atMost.burst, paused, speed };
+    return { passes: api.getState().bench.steps - before, animating: b.dataset.animating };
+}"""
+
+# Try-it 04 ("Step until every guess is kept"), pressed: the Try-it's state once its answer is
+# shown, and the changes the views heard meanwhile.
+TRY_04 = """async () => {
+    const box = document.querySelector("#verify .try");
+    const from = window.rapid.seen.length;
+    box.querySelector(".try__button").click();
+    await new Promise((done) => box.addEventListener("specdec:tryit", done, { once: true }));
+    await window.specdecBench.idle();
+    const changes = window.rapid.seen.slice(from);
+    return { state: box.dataset.state, acts: changes.filter((c) => c.kind === "act").map((c) => c.action), changes };
 }"""
 
 
+def speed(page, value: float):
+    page.evaluate("(value) => window.specdecBench.dispatch({ type: 'speed', value })", value)
+
+
 def test_the_bench_answers_at_once_however_fast_the_reader_clicks(shared_bench):
-    """Animation is a view of the state, never a gate on it (issue 19, item 7)."""
+    """Animation is a view of the state, never a gate on it (issue 19, item 7): with every pass's
+    animation held (HELD), 50 fast clicks are each applied and a slider moved as the last lands is
+    drawn and the queue goes idle, all while the last pass is still animating; Pause drops what
+    waits; a speed chosen while a pass animates applies to that pass, which then ends; Try-it 04 is
+    one act whose answer does not wait for its pass's animation."""
     page = shared_bench("en")
-    # gamma 5's readouts measured once first (the session caches them): what is timed below is
-    # the queue and the drawing, not Pyodide's first measurement of a setting.
+    # gamma 5's readouts measured once first (the session caches them), as in a reader's session
     reset(page, "?gamma=5")
     reset(page)
     page.emulate_media(reduced_motion="no-preference")
     try:
-        t = page.evaluate(RAPID)
-        # Try-it 04 ("Step until every guess is kept"): one act, and only its last pass animated.
-        t["try04"] = page.evaluate("""async () => {
-            const box = document.querySelector("#verify .try");
-            const acts = [];
-            window.specdecBench.subscribe((change) => change.kind === "act" && acts.push(change.action.type));
-            const t0 = performance.now();
-            box.querySelector(".try__button").click();
-            while (!["done", "incomplete", "error"].includes(box.dataset.state)) await new Promise((r) => setTimeout(r, 20));
-            await window.specdecBench.idle();
-            return { ms: performance.now() - t0, state: box.dataset.state, acts,
-                     burst: document.querySelector("#b .b-tape-burst").textContent };
-        }""")
+        page.evaluate(RECORD_CHANGES)
+        speed(page, HELD)
+        page.evaluate(CLICK_50_THEN_GAMMA)
+        page.wait_for_function(GAMMA_5_SHOWN, timeout=PYODIDE_TIMEOUT_MS)
+        settle(page)  # the queue goes idle with the pass's animation still held
+        seen = page.evaluate("() => window.rapid.seen")
+        clicks = seen[:page.evaluate("() => window.rapid.clicked")]
+        most = max(c["steps"] for c in seen)
+        assert most == 51, seen  # every click's pass was applied (the start's pass and 50)
+        at_most = next(c for c in seen if c["kind"] == "act" and c["steps"] == most)
+        assert "passes ran at once" in at_most["burst"], at_most  # the drawing says it stands for several
+        assert any(c["kind"] == "pass" and c["animated"] for c in clicks), clicks  # the clicks' passes animate
+        assert not any(c["kind"] == "drawn" and c["animated"] for c in seen), seen  # and none reached its end
+        assert page.locator("#b").get_attribute("data-animating") == "false"  # the gamma change cut it short
+
+        paused = page.evaluate(TEN_CLICKS_THEN_PAUSE)
+        assert paused == {"passes": 1, "animating": "false"}, paused
+
+        # A speed chosen while a pass animates applies to it: held, the pass ends only once the
+        # reader's speed (3) is read by its next frame.
+        mark = page.evaluate("() => window.rapid.seen.length")
+        page.locator("#b button.b-step").click()
+        page.wait_for_selector("#b[data-animating=true]", state="attached", timeout=PYODIDE_TIMEOUT_MS)
+        speed(page, 3)
+        page.wait_for_selector("#b[data-animating=false]", state="attached", timeout=PYODIDE_TIMEOUT_MS)
+        after = [(c["kind"], c["animated"], c["action"]) for c in page.evaluate("() => window.rapid.seen")[mark:]]
+        chosen = after.index(("ui", None, "speed"))
+        ended = ("drawn", True, None)  # the pass drawn to its end by its animation (not cut short)
+        assert ended not in after[:chosen] and ended in after[chosen:], after
+
+        speed(page, HELD)
+        try04 = page.evaluate(TRY_04)
+        assert try04["state"] == "done", try04
+        assert try04["acts"] == ["load", "step"], try04  # the until is one act (a link's load comes first)
+        passes = [c for c in try04["changes"] if c["kind"] == "pass"]
+        assert [p["animated"] for p in passes][-1] is True, passes  # its one pass animates, held
+        assert not any(c["kind"] == "drawn" and c["animated"] for c in try04["changes"]), try04  # answered meanwhile
     finally:
+        # the speed back to normal behind whatever is queued (not waited for: a queue held by a
+        # failure here is reported by the settle below, not hung on)
+        page.evaluate("() => { window.rapid.on = false; window.specdecBench.dispatch({ type: 'speed', value: 1 }); }")
         page.emulate_media(reduced_motion="reduce")
         stop_playing(page)
-    assert t["most"] == 51, t  # every click's pass was applied (the start's pass and 50)
-    assert t["burst"] and "passes ran at once" in t["burst"], t  # the drawing says it stands for several
-    assert t["shown"] is not None and t["shown"] <= 500, t
-    assert t["idle"] <= 2000, t
-    assert t["paused"]["passes"] == 1 and t["paused"]["animating"] == "false", t
-    assert t["speed"]["ms"] <= 100 and t["speed"]["animating"] == "true", t
-    try04 = t["try04"]
-    assert try04["state"] == "done" and try04["ms"] <= 3000, t
-    assert try04["acts"] == ["load", "step"], t  # the until is one act (a link's load comes first)
     assert not page.console_errors, page.console_errors
 
 

@@ -257,3 +257,57 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
     # by URL, not imported, was once left out; the bench still went live without it).
     assert MISSING[lms] == []
     assert page.console_errors == []
+
+
+# Moodle 4.5's player (issue 39, measured in Moodle): its frame at 1366 x 768 with the course
+# index open and closed, 1280 x 720, 1920 x 1080 and a 390 x 844 phone (Moodle makes its player at
+# least 680 px tall, the frame 666).
+PLAYERS = {"1366x768 index open": (952, 666), "1366x768 index closed": (1200, 666), "1280x720": (867, 666),
+           "1920x1080": (1495, 799), "390x844": (367, 666)}
+# In the launcher: its own document, its frame, and the shown chapter's heading and the bar in the
+# embed's frame, in the launcher's coordinates.
+IN_LAUNCHER = """() => {
+    const frame = document.getElementById('launcher-frame');
+    const f = frame.getBoundingClientRect();
+    const inner = frame.contentDocument;
+    const h = inner.querySelector('.embed__text section.b-shown h2').getBoundingClientRect();
+    const strip = inner.querySelector('.b-strip');
+    const bar = getComputedStyle(strip).display === 'none' ? 0 : strip.getBoundingClientRect().bottom;
+    return { width: innerWidth, height: innerHeight, scrolls: document.documentElement.scrollHeight > innerHeight,
+             frameTop: f.top, frameBottom: f.bottom, headingTop: f.top + h.top, headingBottom: f.top + h.bottom,
+             barBottom: f.top + bar, chapter: inner.querySelector('.embed__text section.b-shown').id };
+}"""
+
+
+def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_heading(new_page, lms):
+    """At each player size the launcher is exactly the player's height (its frame fills what its
+    bar leaves: the embed's own scrolling is the only scroll area); after reading a chapter to its
+    end, Next chapter, the chapter list and the link at the chapter's end (in place, in the
+    package) each show the new chapter with its heading in view near the frame's top (under the
+    machine's bar on a phone)."""
+    page = new_page(viewport={"width": 1600, "height": 1000}, reduced_motion="reduce")
+    refused = fence(page, lms)
+    launch(page, lms)
+    sco = page.frame_locator("#sco")
+    shown = sco.frame_locator("#launcher-frame").locator("section.b-shown")
+    steps = [("Next chapter", "batch", lambda: sco.locator("#launcher-next").click()),
+             ("the chapter list", "verify", lambda: sco.locator("#launcher-chapter").select_option("verify")),
+             ("the link at its end", "rule", lambda: shown.locator(".chapter__next a").click())]
+    for where, (width, height) in PLAYERS.items():
+        page.eval_on_selector("#sco", "(f, [w, h]) => { f.style.width = w + 'px'; f.style.height = h + 'px'; }", [width, height])
+        launcher = page.frame_locator("#sco").locator("body")
+        launcher.evaluate("(_, [w, h]) => new Promise((r) => { const f = () => (innerWidth === w && innerHeight === h"
+                          " ? r() : requestAnimationFrame(f)); f(); })", [width, height])
+        sco.locator("#launcher-chapter").select_option("onebyone")
+        for way, anchor, go in steps:
+            embed(page).evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
+            go()
+            sco.frame_locator("#launcher-frame").locator(f"section#{anchor}.b-shown").wait_for(state="attached")
+            launcher.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            seen = launcher.evaluate(f"(_) => ({IN_LAUNCHER})()")
+            top = max(seen["frameTop"], seen["barBottom"])
+            assert seen["chapter"] == anchor, (where, way, seen)
+            assert not seen["scrolls"] and seen["frameBottom"] == seen["height"] == height, (where, way, seen)
+            assert top <= seen["headingTop"] < top + 150 and seen["headingBottom"] <= seen["frameBottom"], (where, way, seen)
+        assert cmi(page, "cmi.core.lesson_location") == "rule"  # the link's chapter, shown in place, reached the LMS
+    assert refused == [] and MISSING[lms] == []

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import DEBUG_HOOKS, LIVE, PYODIDE_TIMEOUT_MS
+from helpers.benchpage import PYODIDE_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def test_no_page_module_imports_the_debug_hooks_but_on_request():
             assert not re.search(r"window\.specdecBench\w*\s*=|specdec:tryit", text), path
 
 
-def test_a_readers_page_runs_a_try_it_without_the_hooks_and_a_tests_page_has_them(browser, site_url):
+def test_a_readers_page_runs_a_try_it_without_the_hooks_and_a_tests_page_has_them(browser, site_url, shared_bench):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce", service_workers="block")
     page = context.new_page()
     fetched = []
@@ -38,13 +38,8 @@ def test_a_readers_page_runs_a_try_it_without_the_hooks_and_a_tests_page_has_the
     assert not [url for url in fetched if url.endswith("debug.js")]
     context.close()
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce", service_workers="block")
-    context.add_init_script(DEBUG_HOOKS)
-    page = context.new_page()
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
+    page = shared_bench("en")  # a test's page (tests/browser/conftest.py: the hooks are its context's init script)
     assert page.evaluate(HOOKS)[:2] == ["object", "object"] and page.evaluate(HOOKS)[2]
-    # Going live calls nothing (the build's state stays drawn); a step's call is timed.
+    # A step's call is timed.
     page.evaluate("() => window.specdecBench.run([{ type: 'step' }])")
     assert page.evaluate("() => window.specdecBenchTimings.map((t) => t.command)")[-1:] == ["act"]
-    context.close()

@@ -2,7 +2,7 @@
 picture and clear of the others, in both languages."""
 
 import pytest
-from helpers.benchpage import KeptPages
+from helpers.benchpage import KeptPages, without_python
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +33,7 @@ def chapter_pages(shared_contexts, site_url):
     """One page per language, resized by each test (the figures are drawn from CSS, not at load)."""
     def open_page(lang):
         page = shared_contexts.page()
+        without_python(page)  # the figures are the text's
         page.goto(f"{site_url}{lang}/specdec/")
         page.evaluate("document.fonts.ready")
         return page
@@ -65,6 +66,7 @@ def test_diagrams_are_legible_and_their_labels_fit(chapter_pages, lang, width):
 def test_a_failing_layout_is_caught(new_page, site_url):
     """Power check: the same measurement flags a label pushed off the picture and text shrunk."""
     page = new_page(viewport={"width": 360, "height": 900})
+    without_python(page)
     page.goto(f"{site_url}en/specdec/")
     page.evaluate("""() => {
       const t = document.querySelector('#diagram-medusa text');

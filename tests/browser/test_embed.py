@@ -34,6 +34,8 @@ def course():
 
 @pytest.fixture(scope="module")
 def dialog_pages(shared_contexts, site_url):
+    """Pages of this module's own (not the session's LivePages): the dialog starts from the chapter
+    in view, and a page keeps the last chapter it showed (page.js), even scrolled back above it."""
     def open_page(lang):
         page = shared_contexts.page(reduced_motion="reduce")
         open_bench(page, f"{site_url}{lang}/specdec/")

@@ -7,11 +7,10 @@ frame of the matrix: test_viewport_matrix.py.)"""
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset, run, settle
+from helpers.benchpage import PHONE, open_bench, reset, run, settle, to_chapter
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 740}
 MIN_PX = 12
 
 # Every visible word of the bench (and of the strip), with the size it renders at: SVG lettering
@@ -35,16 +34,9 @@ RENDERED_SIZES = """(selector) => {
 
 
 @pytest.fixture(scope="module")
-def phone(shared_contexts, site_url):
-    """A phone per language (360 x 740, touch), the bench live."""
-    def open_page(lang):
-        page = shared_contexts.page(viewport=PHONE, is_mobile=True, has_touch=True, reduced_motion="reduce")
-        open_bench(page, f"{site_url}{lang}/specdec/")
-        return page
-
-    pages = KeptPages(open_page)
-    yield pages
-    pages.close()
+def phone(live_pages):
+    """A phone per language (360 x 740, touch), the bench live (the session's: conftest.LivePages)."""
+    return live_pages.for_module("phone")
 
 
 def panels(page) -> list[str]:
@@ -52,11 +44,6 @@ def panels(page) -> list[str]:
     names = page.eval_on_selector_all("#b .b-tab", "(tabs) => tabs.map((t) => t.dataset.panel)")
     assert {"bridge", "exact", "tubes", "readouts", "curve"} <= set(names), names
     return names
-
-
-def to_chapter(page, anchor: str):
-    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
-    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -1,7 +1,7 @@
 """The first live proof: a speculative step computed by Python running in the page."""
 
 import pytest
-from helpers.benchpage import build_platform
+from helpers.benchpage import build_platform, without_python
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +56,7 @@ def test_routes_load_and_request_only_their_own_host(page, site_url, path):
 
 
 def test_language_switch_keeps_the_chapter(page, site_url):
+    without_python(page)  # the links alone
     page.goto(f"{site_url}en/specdec/#alpha")
     page.locator("a[data-lang-switch]").click()
     page.wait_for_url("**/zh/specdec/**")

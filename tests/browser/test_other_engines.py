@@ -19,6 +19,7 @@ import os
 import socket
 import subprocess
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,11 @@ def site(built_site):
         yield served
 
 
+class FirefoxStall(UserWarning):
+    """Firefox's own stall met in a smoke run and got round (test_firefox_goes_live_steps_and_works_offline):
+    each time is said in the run's warnings summary."""
+
+
 def check(phases: dict, started: float) -> None:
     online, offline = phases["online"], phases["offline"]
     assert online["via"] == "snapshot" and offline["via"] == "snapshot", phases
@@ -70,13 +76,16 @@ def check(phases: dict, started: float) -> None:
     assert not online.get("errors") and not offline.get("errors"), phases  # recorded in Firefox
     print(f"\n{phases['engine']}: launched {online.get('launched', 0):.1f} s, live {online['live']:.1f} s, "
           f"stepped {online['stepped']:.1f} s, offline live and stepped {offline['stepped']:.1f} s "
-          f"(the test: {time.monotonic() - started:.1f} s)"
-          + "".join(f"; the {name} start went quiet and was started again" for name in ("online", "offline")
-                    if phases[name].get("restarted"))
-          + (f"; the offline reload hung and a second navigation worked ({offline['reloadHung']})"
-             if offline.get("reloadHung") else "")
-          + (f"; a first run failed after Firefox stalled ({phases['stalledFirst']}) and a fresh one passed"
-             if phases.get("stalledFirst") else ""))
+          f"(the test: {time.monotonic() - started:.1f} s)")
+    met = [f"the {name} start went quiet and the page started it again in a fresh worker"
+           for name in ("online", "offline") if phases[name].get("restarted")]
+    if offline.get("reloadHung"):
+        met.append(f"the offline reload hung and a second navigation worked ({offline['reloadHung']})")
+    if phases.get("stalledFirst"):
+        met.append(f"a first run failed after Firefox stalled ({phases['stalledFirst']}) and was run again, whole, "
+                   "in a fresh Firefox, which passed")
+    for what in met:
+        warnings.warn(FirefoxStall(f"{phases['engine']}: {what}"), stacklevel=2)
 
 
 class FirefoxStalled(AssertionError):
@@ -118,13 +127,16 @@ def firefox_smoke(built_site: Path, work: Path) -> dict:
 
 
 def test_firefox_goes_live_steps_and_works_offline(built_site, tmp_path):
-    """Firefox 153 under a loaded machine (seen with another process writing to disk) now and then
-    stalls a page for 13 s or more: a server-side log showed every byte of the start sent in the
-    first half second and nothing reaching the page until its watchdog started the worker again
-    (sim-client.js), and after such a stall the offline reload could hang for good, in the same
-    tab or a new one. The page's recovery online is said in the output, not failed. A run that
-    fails after that stall is run once more, whole, in a fresh Firefox and profile, which must
-    pass; any other failure, or a second one, fails."""
+    """Firefox ESR 153 on a loaded machine now and then never returns from `new Worker()` called in
+    a worker: the sim worker, starting the snapshot's decoding worker (snapshot-inflate.js), stops
+    there for good, heartbeat and all, and the page's watchdog starts the start again in a fresh
+    worker after 12 s of quiet (sim-client.js), which goes live (about 1 start in 45 under
+    `stress-ng --cpu 2 --hdd 1`). It is Firefox's own: benchmarks/firefox_worker_stall.py shows it
+    on a page with no code of this project. After it, the same Firefox's offline reload can fail
+    (NS_ERROR_INTERCEPTION_FAILED, the service worker's answer never given) or hang. So: the page's
+    restart online is allowed; a run that fails after that stall is run once more, whole, in a
+    fresh Firefox and profile, which must pass; any other failure, or a second one, fails; and each
+    of these is reported as a FirefoxStall warning in the run's summary."""
     engine([FIREFOX], "SPECDEC_NO_FIREFOX", "Firefox")
     started = time.monotonic()
     try:

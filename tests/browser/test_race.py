@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS, axe_pages, bench_state, query_of, reset, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle
 
 from sim import roofline as rl
 from sim.bench import DRAFT_COST
@@ -21,10 +21,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def race_page(shared_contexts, site_url):
-    pages = axe_pages(shared_contexts, site_url, show_race)  # the race is a tab beside the machine
-    yield pages
-    pages.close()
+def race_page(live_pages):
+    """Live pages with axe-core in them (the session's: conftest.LivePages), the race's tab open
+    (a tab beside the machine)."""
+    return live_pages.for_module("axe", prepare=show_race)
 
 
 def show_race(page):

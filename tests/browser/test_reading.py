@@ -11,6 +11,7 @@ then sees the text jump.
 from __future__ import annotations
 
 import pytest
+from helpers.benchpage import without_python
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,7 @@ JUMP_AND_SCROLL = """async ({ ids, step }) => {
 
 def jumps(page, site_url: str, anchoring: bool = True) -> dict[str, list[int]]:
     """The chapters' unasked moves on a freshly loaded English page (no chapter drawn but the first)."""
-    page.route("**/sim-worker.js*", lambda route: route.abort())  # the text alone: no Python
+    without_python(page)  # the text alone
     page.goto(f"{site_url}en/specdec/")
     if not anchoring:
         page.evaluate("() => { document.documentElement.style.overflowAnchor = 'none'; }")

@@ -10,6 +10,7 @@ import json
 import random
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -181,23 +182,32 @@ def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the
         context.close()
 
 
-# A start gone quiet is started again once, in a fresh worker (sim-client.js, RESTART_MS): here the
-# first request for the snapshot is never answered (as Firefox under load now and then left its
-# downloads), the second is. A client of the test's own waits 1.5 s of quiet instead of 12.
-QUIET_START = """async ([prefix, snapshot]) => {
-  const { startSim } = await import(SIM_START);
-  const stages = [];
-  const t0 = performance.now();
-  const client = startSim(self.specdecSimBoot.settings, { snapshot, restartAfterMs: 1500, onProgress: (stage) => stages.push(stage) });
-  await client.ready;
-  const result = { via: client.via, stages, seconds: (performance.now() - t0) / 1000, start: await client.call('start', { prefix }) };
-  client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
-  return result;
+# A start gone quiet is started again once, in a fresh worker (sim-client.js: restartAfterMs of no
+# progress and no mark): here the first request for the snapshot is never answered (as Firefox
+# under load now and then left its downloads), the second is. The page's clock is Playwright's,
+# held still once the first worker has done all it can without the snapshot: the watchdog sees
+# only the time the test gives it, so "not before restartAfterMs of quiet, then at once" is a claim
+# about the page's own clock, whatever the machine's load. The client of the test's own waits
+# QUIET_MS (under STALL_MS, the client's limit for a failed start).
+QUIET_MS = 30_000
+QUIET_START = """([prefix, snapshot, quietMs]) => {
+  const quiet = window.quiet = { stages: [], marks: [], heard: null, result: null };
+  const heard = () => (quiet.heard = performance.now());  // what resets the client's watchdog
+  import(SIM_START).then(async ({ startSim }) => {
+    const client = startSim(self.specdecSimBoot.settings, { snapshot, restartAfterMs: quietMs,
+      onProgress: (stage) => { heard(); quiet.stages.push(stage); },
+      onTimings: (timings) => { heard(); quiet.marks.push(...Object.keys(timings)); } });
+    await client.ready;
+    quiet.result = { via: client.via, stages: quiet.stages, start: await client.call('start', { prefix }) };
+    client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
+  });
 }""".replace("SIM_START", SIM_START)
+# Every step a worker's start takes without the snapshot (sim-worker.js): after these it is quiet.
+WITHOUT_SNAPSHOT = ("worker-pyodide-mjs", "worker-asm-mjs", "worker-wasm-compiled")
 
 
 @pytest.mark.adapter("restoreSnapshot", "withPrecompiledWasm")
-def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, built_site):
+def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(browser, site_url, built_site):
     own = snapshot_file(built_site, "en")
     asked = []
 
@@ -206,13 +216,44 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(page, site_url, b
         if len(asked) > 1:
             send_on(site_url + own.relative_to(built_site).as_posix())(route)  # the first is left unanswered
 
-    page.route("**/py/test-quiet.snapshot.zst", answer_the_second)
-    page.goto(f"{site_url}en/specdec/")
-    got = page.evaluate(QUIET_START, [PREFIX["en"], f"{site_url}py/test-quiet.snapshot.zst"])
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
+    try:
+        page = context.new_page()
+        page.clock.install()  # the page's timers and clocks, which the test holds still below
+        page.route("**/py/test-quiet.snapshot.zst", answer_the_second)
+        page.goto(f"{site_url}en/specdec/")
+        page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)  # the page's own start is done (its watchdog stopped)
+        page.evaluate(QUIET_START, [PREFIX["en"], f"{site_url}py/test-quiet.snapshot.zst", QUIET_MS])
+        until(page, f"() => {list(WITHOUT_SNAPSHOT)}.every((m) => window.quiet.marks.includes(m))")
+        hold_clock(page)
+        quiet_for = page.evaluate("() => performance.now() - window.quiet.heard")
+        page.clock.run_for(int(QUIET_MS - quiet_for) - 1000)  # the watchdog ticks each second: all before QUIET_MS
+        assert "restarted" not in page.evaluate("() => window.quiet.stages") and len(asked) == 1, asked
+        page.clock.run_for(2000)  # past QUIET_MS of quiet: the next tick starts a fresh worker
+        until(page, "() => window.quiet.result !== null")
+        got = page.evaluate("() => window.quiet.result")
+    finally:
+        context.close()
     assert len(asked) == 2, asked
     assert got["via"] == "snapshot" and "restarted" in got["stages"] and "fallback" not in got["stages"], got
     assert got["start"] == cpython_start(built_site, "en")
-    assert got["seconds"] >= 1.5, got
+
+
+def hold_clock(page):
+    """Stop the page's clock (installed with page.clock.install) half a second ahead of now (it
+    runs on meanwhile; pause_at takes seconds since 1970): from there on it moves only by
+    page.clock.run_for."""
+    page.clock.pause_at((page.evaluate("() => Date.now()") + 500) / 1000)
+
+
+def until(page, predicate: str, timeout_s: float = TIMEOUT_MS / 1000):
+    """Wait until predicate() holds in the page, asked from here every 50 ms of this process's
+    time (the page's own timers may be held by its clock)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(predicate):
+        assert time.monotonic() < deadline, f"not within {timeout_s} s: {predicate}"
+        time.sleep(0.05)
 
 
 # More workers in one page, each pointed at a snapshot it must refuse: cut short (the frame fails),
@@ -364,8 +405,8 @@ def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
 
 # snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a Zstandard
 # frame (made by the test, as the build makes them) decoded on the decoding worker, and here when
-# no worker can be started, when the worker fails to load, or when it never answers (after
-# GRACE_MS); a stream that is not a frame read as it is; a broken one rejected. The same bytes every way.
+# no worker can be started; a stream that is not a frame read as it is; a broken one rejected. The
+# same bytes every way.
 INFLATE = """async ([frame]) => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere, GRACE_MS } = await import(url);
@@ -380,30 +421,68 @@ INFLATE = """async ([frame]) => {
   window.Worker = undefined; // no worker can be started: inflated on this thread
   let here;
   try { here = same(await inflateElsewhere(stream(zst))); } finally { window.Worker = RealWorker; }
-  // A worker that loads and never answers (as Firefox's now and then did), and one that fails to load.
-  const silent = class { postMessage() {} terminate() {} };
-  const failing = class extends silent { postMessage() { setTimeout(() => this.onerror({ preventDefault() {} }), 0); } };
-  const late = {};
-  for (const [name, Stub] of Object.entries({ silent, failing })) {
-    window.Worker = Stub;
-    const t0 = performance.now();
-    try { late[name] = [same(await inflateElsewhere(stream(zst))), performance.now() - t0]; } finally { window.Worker = RealWorker; }
-  }
-  return { there, plain, broken, here, late, grace: GRACE_MS };
+  return { there, plain, broken, here, grace: GRACE_MS };
 }"""
+
+# The same, with a decoding worker that loads and never answers (as Firefox's now and then did),
+# or one that fails to load: late[name] records what the stub was posted. The page's clock is held
+# by the test (Playwright's): the stub's load error and the grace period (GRACE_MS) come only when
+# the test runs the clock.
+LATE = """async ([frame, name]) => {
+  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const { inflateElsewhere } = await import(url);
+  const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
+  const zst = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
+  const input = new Blob([zst]).stream();
+  if (window.blobsMade === undefined) {
+    window.blobsMade = 0;
+    window.Blob = class extends window.Blob { constructor(...args) { super(...args); window.blobsMade += 1; } };
+  }
+  const late = (window.late ||= {})[name] = { posted: [], same: null, blobsBefore: window.blobsMade };
+  const silent = class { postMessage(m) { late.posted.push(m.done ? 'done' : Object.keys(m)[0]); } terminate() {} };
+  const failing = class extends silent { postMessage(m) { super.postMessage(m); setTimeout(() => this.onerror({ preventDefault() {} }), 0); } };
+  const RealWorker = window.Worker;
+  window.Worker = { silent, failing }[name];
+  try {
+    inflateElsewhere(input).then((a) => { late.same = a.length === raw.length && a.every((x, i) => x === raw[i]); });
+  } finally { window.Worker = RealWorker; } // the stub is made at once, before the first await
+}"""
+# What late[name] shows now: its check of the bytes (null before they come) and how many decodings
+# began on this thread since (each reads the chunks kept, as a Blob).
+LATE_NOW = "(name) => ({ same: window.late[name].same, here: window.blobsMade - window.late[name].blobsBefore })"
 
 
 @pytest.mark.adapter("answerDataAddresses")
-def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(page, site_url):
-    page.goto(site_url)
+def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(browser, site_url):
     raw = bytes((i * 7919) % 251 for i in range(3 << 20))
-    got = page.evaluate(INFLATE, [base64.b64encode(compress_snapshot(raw)).decode()])
-    assert {k: got[k] for k in ("there", "plain", "here")} == {"there": True, "plain": True, "here": True}
-    assert got["broken"] != "read", got
-    (silent, silent_ms), (failing, failing_ms) = got["late"]["silent"], got["late"]["failing"]
-    assert silent and failing, got
-    assert silent_ms >= got["grace"], got  # it waited for the silent worker first
-    assert failing_ms < got["grace"], got  # a worker that failed is not waited for
+    frame = base64.b64encode(compress_snapshot(raw)).decode()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(site_url)
+        got = page.evaluate(INFLATE, [frame])
+        assert {k: got[k] for k in ("there", "plain", "here")} == {"there": True, "plain": True, "here": True}
+        assert got["broken"] != "read", got
+        grace = got["grace"]
+        hold_clock(page)
+        # A silent worker is waited for: all its chunks posted, nothing is decoded here until the
+        # grace period has passed on the page's clock, and then it is.
+        page.evaluate(LATE, [frame, "silent"])
+        until(page, "() => window.late.silent.posted.includes('done')")
+        page.clock.run_for(grace - 1)
+        assert page.evaluate(LATE_NOW, "silent") == {"same": None, "here": 0}
+        page.clock.run_for(1)
+        until(page, "() => window.late.silent.same !== null")
+        assert page.evaluate(LATE_NOW, "silent") == {"same": True, "here": 1}
+        # A worker that failed to load is not waited for: with the clock run just past its error
+        # (and never near the grace period), the bytes are decoded here.
+        page.evaluate(LATE, [frame, "failing"])
+        page.clock.run_for(1)
+        until(page, "() => window.late.failing.same !== null")
+        assert page.evaluate(LATE_NOW, "failing") == {"same": True, "here": 1}
+    finally:
+        context.close()
 
 
 # The snapshot's delta against the .wasm's data segments is undone on the decoding worker too, and

@@ -8,6 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
+from helpers.benchpage import without_python
 from helpers.loopback import LoopbackSite
 from playwright.sync_api import expect
 
@@ -48,6 +49,8 @@ def test_the_embed_runs_under_a_sub_path(page, sub_url):
 
 
 def test_the_chooser_and_the_language_switch_stay_inside(page, sub_url):
+    """The links; what the pages' Python fetches stays inside too (the two tests above)."""
+    without_python(page)
     page.goto(sub_url)
     page.locator('a[hreflang="zh-Hans"]').click()
     page.wait_for_url(f"{sub_url}zh/specdec/**")
@@ -61,6 +64,7 @@ def test_the_chooser_and_the_language_switch_stay_inside(page, sub_url):
 
 @pytest.mark.parametrize("missing", ["no-such-page", "en/specdec/chapter/typo", "embed/zh/specdec/x/y/z.html"])
 def test_the_404_page_works_at_any_depth(page, sub_url, missing):
+    without_python(page)  # the language page its link opens
     response = page.goto(sub_url + missing)
     assert response.status == 404
     expect(page.locator("h1")).to_contain_text("Page not found")

@@ -51,15 +51,24 @@ def shot(page, name: str):
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+@pytest.fixture(scope="module")
+def axe_page(live_pages):
+    """The full page with axe-core in it (the session's: conftest.LivePages)."""
+    return live_pages.for_module("axe", viewport=ROUTES["page"][1])
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("route", ["page", "embed"])
-def test_light_and_dark_with_axe(new_page, site_url, route, lang):
+def test_light_and_dark_with_axe(new_page, axe_page, site_url, route, lang):
     path, viewport = ROUTES[route]
-    page = new_page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
-    page.goto(site_url + path.format(lang=lang))
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
-    settle(page)
-    add_axe(page)
+    if route == "page":
+        page = axe_page(lang)
+    else:
+        page = new_page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+        page.goto(site_url + path.format(lang=lang))
+        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+        settle(page)
+        add_axe(page)
     seen, problems = {}, {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)

@@ -28,9 +28,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 REPO = Path(__file__).resolve().parents[2]
 LABEL = {"en": "What happened:", "zh": "结果："}
 OTHER = {"en": "other", "zh": "其他"}
-FINISHED = "(box) => ['done', 'incomplete', 'error'].includes(box.dataset.state)"
+# A run pressed when `heard` answers had been heard has ended: its answer is heard (the
+# specdec:tryit event, done or incomplete), or it failed. (A box keeps the state of its last run,
+# which on a page shared with earlier tests may be "done" already.)
+FINISHED = """([box, heard]) => window.tryResults.length > heard || box.dataset.state === 'error'"""
 LISTEN = """() => {
     window.tryResults = [];
+    if (window.tryListening) return;
+    window.tryListening = true;
     document.addEventListener("specdec:tryit", (e) => window.tryResults.push(e.detail));
 }"""
 
@@ -55,12 +60,13 @@ def run_try(page, anchor: str, keyboard: bool = True) -> dict:
     box = page.locator(f"#{anchor} .try")
     button = box.locator(".try__button")
     assert button.is_enabled() and box.locator(".try__status").inner_text() == ""
+    heard = page.evaluate("() => window.tryResults.length")
     if keyboard:
         button.focus()
         page.keyboard.press("Enter")
     else:
         button.click()
-    page.wait_for_function(FINISHED, arg=box.element_handle(), timeout=PYODIDE_TIMEOUT_MS)
+    page.wait_for_function(FINISHED, arg=[box.element_handle(), heard], timeout=PYODIDE_TIMEOUT_MS)
     assert box.get_attribute("data-state") == "done", box.locator(".try__status").inner_text()
     return page.evaluate("() => window.tryResults.pop()")
 

@@ -14,7 +14,7 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset
+from helpers.benchpage import KeptPages, open_bench, reset, to_chapter
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +108,10 @@ EVERY_TAB = """async () => {
 
 @pytest.fixture(scope="module")
 def matrix_pages(shared_contexts, site_url):
-    """One live page per (language, phone or not), resized by each test."""
+    """One live page per (language, phone or not), resized by each test. The module's own, not the
+    session's (conftest.LivePages): a page keeps the heights its chapters had when last drawn
+    (content-visibility), at whatever width that was, and a page drawn at other widths by earlier
+    modules lands a jump to a chapter elsewhere than a first visit does."""
     def open_page(key):
         lang, phone = key.split(":")
         options = {"is_mobile": True, "has_touch": True} if phone == "phone" else {}
@@ -119,13 +122,6 @@ def matrix_pages(shared_contexts, site_url):
     pages = KeptPages(open_page)
     yield pages
     pages.close()
-
-
-def to_chapter(page, anchor: str):
-    page.evaluate("(id) => document.getElementById(id).scrollIntoView({ block: 'start' })", anchor)
-    page.wait_for_function("(id) => location.hash === '#' + id", arg=anchor)
-    # two frames: the chapter's part is drawn and the layout has settled
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 # Every frame in light; in dark a phone and the shortest laptop window. The scheme changes colours

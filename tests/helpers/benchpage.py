@@ -30,6 +30,10 @@ DEBUG_HOOKS = """new MutationObserver((records, observer) => {
     %s;
 }).observe(document, { childList: true, subtree: true });""" % LOAD_DEBUG_HOOKS
 PYODIDE_TIMEOUT_MS = 120_000
+# The windows the shared pages open in: a laptop beside the text, and a phone (the smallest width
+# the site is laid out for; its pages are also touch and mobile: tests/browser/conftest.py).
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 740}
 LIVE = "#b[data-mode=live][data-busy=false]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -60,6 +64,43 @@ class KeptPages:
             page.close()
 
 
+# What a page shared by the tests of earlier modules may still hold besides the bench's state,
+# put back as a fresh visit has it: an open dialog and its choices, focus mode, the phone's sheet,
+# a target of the address's fragment, a reader's own text and its models, a speed other than
+# normal, the focus and the scroll.
+HAND_OVER = """async () => {
+    const api = window.specdecBench;
+    const bench = document.querySelector('.layout .bench');
+    for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
+    for (const form of document.querySelectorAll('dialog form, .embed-dialog select')) (form.reset ? form.reset() : form.selectedIndex = 0);
+    if (bench && bench.dataset.fill === 'on') bench.querySelector('.b-fill').click();
+    if (bench && bench.dataset.sheet === 'open') bench.querySelector('.b-sheet-close').click();
+    if (api.getState().source.source !== 'book') await api.dispatch({ type: 'use_book' });
+    const own = document.getElementById('b-own-text');
+    if (own) own.value = '';
+    if (api.getState().ui.speed !== 1) await api.dispatch({ type: 'speed', value: 1 });
+    if (document.querySelector(':target')) location.hash = 'handed-over';  // no element's: a skip link's target opens a phone's sheet (frames.css)
+    if (document.activeElement) document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
+
+
+def hand_over(page, viewport: dict):
+    """A live page kept from earlier tests, made ready for a module that has not used it yet: in
+    front, at `viewport`, with reduced motion and the browser's own colour scheme, nothing open,
+    on the book, at the top of the text, its bench as a fresh visit of its address leaves it
+    (reset), and no errors recorded. (Within a module, each test puts the page in the state it
+    needs, as before.)"""
+    page.bring_to_front()
+    page.set_viewport_size(viewport)
+    page.emulate_media(reduced_motion="reduce", color_scheme="null")
+    settle(page)
+    page.evaluate(HAND_OVER)
+    reset(page)
+    for errors in (page.console_errors, page.errors):
+        errors.clear()
+
+
 def add_axe(page):
     """axe-core into the page (its context must bypass the CSP), with every chapter drawn: the
     site skips drawing chapters off screen (content-visibility: auto, site.css), and axe reads the
@@ -68,23 +109,22 @@ def add_axe(page):
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
 
 
-def axe_pages(shared_contexts, site_url: str, prepare=None) -> KeptPages:
-    """For a module fixture: one live desktop page per language, in the shared context that lets
-    the test inject axe-core (the site's CSP would refuse it), with prepare(page) run on it once."""
+def to_chapter(page, anchor: str):
+    """Scroll a chapter to the top of the window, as a reader's jump to it does, until the page
+    marks it in the address bar (the chapters around it are laid out at an estimated height until
+    they are first drawn, so one scroll may land short of it: it is scrolled to again at each
+    frame until the page names it); then two frames, so that its part is drawn and the layout has
+    settled."""
+    page.wait_for_function("""(id) => location.hash === '#' + id
+        || void document.getElementById(id).scrollIntoView({ block: 'start' })""", arg=anchor)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
-    def open_page(lang):
-        page = shared_contexts.page(reduced_motion="reduce", bypass_csp=True)
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(f"{site_url}{lang}/specdec/")
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS)
-        settle(page)
-        if prepare:
-            prepare(page)
-        add_axe(page)
-        return page
 
-    return KeptPages(open_page)
+def without_python(page):
+    """Keep the pages this page opens from starting Python (their worker's script refused), for a
+    test of what the page shows without it (the text, its layout, its links): a full page's worker
+    starts as its <body> opens, and each start costs seconds of the processor."""
+    page.route("**/sim-worker.js*", lambda route: route.abort())
 
 
 def open_bench(page, url: str):
@@ -95,9 +135,11 @@ def open_bench(page, url: str):
 
 
 def settle(page):
-    """Wait until the bench has applied every action it was given (the queue is idle)."""
+    """Wait until the bench has applied every action it was given (the queue is idle); a queue
+    that never goes idle fails after PYODIDE_TIMEOUT_MS (page.evaluate itself has no timeout)."""
     page.wait_for_function("() => window.specdecBench !== undefined", timeout=PYODIDE_TIMEOUT_MS)
-    page.evaluate("() => window.specdecBench.idle()")
+    page.evaluate("""(ms) => Promise.race([window.specdecBench.idle(), new Promise((_, fail) =>
+        setTimeout(() => fail(new Error(`the bench's queue was not idle after ${ms} ms`)), ms))])""", PYODIDE_TIMEOUT_MS)
 
 
 def run(page, actions: list[dict]):
@@ -136,6 +178,8 @@ def snapshot(page) -> dict:
     return page.evaluate("""() => {
         const b = document.getElementById("b");
         const texts = (sel) => [...b.querySelectorAll(sel)].map((e) => e.textContent);
+        // its text, less what is hidden (a hidden note keeps the words it last showed)
+        const shown = (el) => { const copy = el.cloneNode(true); copy.querySelectorAll("[hidden]").forEach((e) => e.remove()); return copy.textContent; };
         const controls = {};
         for (const input of b.querySelectorAll("form.b-controls [data-setting]")) {
             const name = input.dataset.setting;
@@ -147,7 +191,7 @@ def snapshot(page) -> dict:
             count: b.querySelector(".b-tape-count").textContent,
             slots: texts(".b-slot").join("|"),
             tubes: texts(".b-tube-table tbody tr").join("|"),
-            readouts: b.querySelector(".b-readouts").textContent,
+            readouts: shown(b.querySelector(".b-readouts")),
             exact: texts(".b-exact-table tbody tr").join("|"),
             controls,
             values: texts("[data-value-of]"),
@@ -180,11 +224,33 @@ def build_platform() -> str:
     return runtime()["platform"]
 
 
-BURST = """async () => {
+# Three changes queued at once (a new gamma, draft and rule) from BURST_START, as [gamma, draft, rule]:
+# the first of BURSTS whose three states the page's worker has not measured yet (a page shared
+# with earlier tests may have measured some), so that a measurement of a state the queue replaces
+# would show as a call of its own.
+BURST_START = "?gamma=4&draft=bigram&rule=exact"
+BURSTS = [[gamma, draft, rule] for gamma in (7, 6, 5, 3, 2, 1)
+          for draft, rule in (("same", "replace_from_p"), ("unigram", "typical"), ("same", "typical"),
+                              ("unigram", "replace_from_p"))]
+UNMEASURED_BURST = """async ([start, bursts]) => {
+    const api = window.specdecBench;
+    const from = Object.fromEntries(new URLSearchParams(start));
+    for (const [gamma, draft, rule] of bursts) {
+        const states = [];
+        for (const change of [{ gamma }, { gamma, draft }, { gamma, draft, rule }]) {
+            const query = Object.entries({ ...from, ...change }).map(([k, v]) => [k, String(v)]);
+            states.push((await api.call("link", { query })).state);
+        }
+        const views = await Promise.all(states.map((state) => api.call("act", { state, action: { type: "view" }, measure: false })));
+        if (views.every((reply) => reply.view.readouts == null)) return [gamma, draft, rule];
+    }
+    return null;
+}"""
+BURST = """async ([gamma, draft, rule]) => {
     const api = window.specdecBench;
     const asked = window.specdecBenchTimings.length;
-    await api.run([{ type: "set", name: "gamma", value: 7 }, { type: "set", name: "draft", value: "same" },
-                   { type: "set", name: "rule", value: "replace_from_p" }]);
+    await api.run([{ type: "set", name: "gamma", value: gamma }, { type: "set", name: "draft", value: draft },
+                   { type: "set", name: "rule", value: rule }]);
     await api.idle();
     const calls = window.specdecBenchTimings.slice(asked).map((t) => t.command);
     return { calls, readouts: api.getState().view.readouts };
@@ -192,12 +258,14 @@ BURST = """async () => {
 
 
 def check_burst(page, calls: list[str]) -> None:
-    """Three changes queued at once (a new gamma, draft and rule): the worker calls they make, and
-    the last state's readouts drawn (on the book's models in test_bench, on a pasted text's in
-    test_owntext_page)."""
-    reset(page, "?gamma=4&draft=bigram&rule=exact")
-    got = page.evaluate(BURST)
-    assert got["calls"] == calls, got["calls"]
+    """Three changes queued at once (a new gamma, draft and rule, none measured before): the worker
+    calls they make, and the last state's readouts drawn (on the book's models in test_bench, on a
+    pasted text's in test_owntext_page)."""
+    reset(page, BURST_START)
+    burst = page.evaluate(UNMEASURED_BURST, [BURST_START, BURSTS])
+    assert burst is not None, "every burst of BURSTS was measured before"
+    got = page.evaluate(BURST, burst)
+    assert got["calls"] == calls, (burst, got["calls"])
     ro = got["readouts"]
-    assert ro["settings"]["gamma"] == 7 and ro["settings"]["draft"] == "same" and ro["settings"]["rule"] == "replace_from_p"
+    assert [ro["settings"][name] for name in ("gamma", "draft", "rule")] == burst
     assert page.locator("#b .b-alpha").text_content() == f"{ro['alpha']:.3f}"

@@ -9,7 +9,7 @@ import random
 from collections import defaultdict
 from fractions import Fraction
 
-from sim.candidates import Verifier, WithoutTokens
+from sim.candidates import CHOSEN, Verifier, WithoutTokens, likeliest_candidates
 from sim.weights import Weights
 
 RANDOM_PAIRS = 40
@@ -28,8 +28,12 @@ def dense(values) -> Weights:
 
 
 def candidate_tuples(q: Weights, k: int, rule: str):
-    """(candidates, probability) as sim.candidates.draw_candidates draws them."""
+    """(candidates, probability) as sim.candidates.draw_candidates draws them (chosen ones: one
+    tuple, certain)."""
     size = len(q.weights)
+    if rule in CHOSEN:
+        yield tuple(likeliest_candidates(q, k)), Fraction(1)
+        return
     if rule != "recursive":
         for xs in itertools.product(range(size), repeat=k):
             prob = Fraction(1)

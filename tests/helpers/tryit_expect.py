@@ -133,14 +133,17 @@ def serving(end, snaps):
 
 
 def further(end, snaps):
-    """Going further: three candidates keep the first guess more often and light 1 + 3 gamma lanes;
-    a lower temperature (both models sharper) moves alpha."""
-    start, three = snaps["start"], snaps["three"]
-    assert _s(three) == {**_s(start), "candidates": 3} and _s(end) == {**_s(three), "temperature": 0.5}
+    """Going further: three candidates drawn keep the first guess more often and light 1 + 3 gamma
+    lanes; the draft's three likeliest (topk) hold less of p than three draws on these flat n-gram
+    models; a lower temperature (both models sharper) moves the top-k chance."""
+    start, three, topk = snaps["start"], snaps["three"], snaps["topk"]
+    assert _s(three) == {**_s(start), "candidates": 3} and _s(topk) == {**_s(three), "rule": "topk"}
+    assert _s(end) == {**_s(topk), "temperature": 0.5}
     assert _ro(three)["alpha_candidates"] > _ro(start)["alpha"]
     assert three["pass"]["lanes_per_sequence"] == 1 + 3 * _s(three)["gamma"] > start["pass"]["lanes_per_sequence"]
     assert _ro(three)["speedup"] > _ro(start)["speedup"]  # batch 1: the extra lanes cost nothing
-    assert _ro(end)["alpha"] != _ro(three)["alpha"]
+    assert _ro(topk)["alpha_candidates"] < _ro(three)["alpha_candidates"]
+    assert _ro(end)["alpha_candidates"] != _ro(topk)["alpha_candidates"]
 
 
 EXPECT = {f.__name__: f for f in (onebyone, batch, draft, verify, rule, exact, alpha, speedup, idle,

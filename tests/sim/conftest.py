@@ -1,8 +1,10 @@
-"""Fixtures for the sim tests: a tiny model (the real ones are in tests/conftest.py)."""
+"""Fixtures for the sim tests: a tiny model (the real ones are in tests/conftest.py), and the
+bench's sessions, one per language for each module (tests/helpers/bench_calls.py)."""
 
 from __future__ import annotations
 
 import pytest
+from helpers.bench_calls import sessions  # noqa: F401  (a fixture: every module here may ask for it)
 
 from sim.counting import count_document
 from sim.models import load_language

@@ -12,7 +12,7 @@ import json
 import math
 
 import pytest
-from helpers.bench_calls import call, error, ok
+from helpers.bench_calls import call, error, ok, tube_totals
 from helpers.statistical import check_fit_and_power
 
 from sim import bench
@@ -22,11 +22,6 @@ from sim.session import Session, open_session
 
 Z_BOUND = 5.5
 LANGS = ("en", "zh")
-
-
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(language) for lang, language in sim_languages.items()}
 
 
 # --- transport ------------------------------------------------------------------------------------
@@ -299,7 +294,7 @@ def test_tube_round_counts_and_categories(sessions, lang):
                     assert got["target"][0] == draws
                     assert got["spec_kept"][0] + got["spec_target"][0] == draws
                     assert [c["spec_p"] for c in cats] == [1.0] + [0.0] * top
-                elif rule in ("exact", "recursive", "keep_any_survivor"):  # the last: exact with one candidate
+                elif rule in ("exact", "recursive", "topk", "keep_any_survivor"):  # the last: exact with one candidate
                     assert all(c["spec_p"] == pytest.approx(c["p"], abs=1e-12) for c in cats)
                 else:
                     assert any(abs(c["spec_p"] - c["p"]) > 1e-3 for c in cats)
@@ -313,20 +308,6 @@ def test_tube_round_is_determined_by_seed_and_round(sessions, sim_languages):
     assert ok(fresh, "tube_round", args) == first
     rounds = [ok(fresh, "tube_round", {**args, "round": r}) for r in range(10)]
     assert len({json.dumps([r["target"], r["spec_kept"]]) for r in rounds}) >= 8
-
-
-def tube_totals(session, rule: str, rounds: int, seed: int, draft: str = "bigram"):
-    """Counts summed over rounds 0..rounds-1 (the page's cumulative histogram)."""
-    first = ok(session, "tube_round", {"rule": rule, "seed": seed, "round": 0, "draft": draft})
-    target = list(first["target"])
-    spec = [k + t for k, t in zip(first["spec_kept"], first["spec_target"])]
-    kept = sum(first["spec_kept"])
-    for r in range(1, rounds):
-        got = ok(session, "tube_round", {"rule": rule, "seed": seed, "round": r, "draft": draft})
-        target = [a + b for a, b in zip(target, got["target"])]
-        spec = [a + k + t for a, k, t in zip(spec, got["spec_kept"], got["spec_target"])]
-        kept += sum(got["spec_kept"])
-    return first["categories"], target, spec, kept
 
 
 ROUNDS = 80  # 4,000 draws per tube

@@ -7,21 +7,12 @@ import json
 import sys
 
 import pytest
-from helpers.bench_calls import error, ok
+from helpers.bench_calls import act, error, ok
 
 from sim.bench import protocol
 from sim.bench.api import spec
 from sim.bench.settings import MAX_STEPS, default_state
 from sim.session import Session
-
-
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(language) for lang, language in sim_languages.items()}
-
-
-def act(session, state, action, measure=False):
-    return ok(session, "act", {"state": state, "action": action, "measure": measure})
 
 
 # What the page's store did before "until" moved into the sim: one act of one pass at a time,

@@ -16,14 +16,8 @@ from helpers.bench_calls import error, ok
 from sim import roofline as rl
 from sim.bench import DRAFT_COST
 from sim.bench.layout import RACE
-from sim.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(language) for lang, language in sim_languages.items()}
 
 
 def load(session, **query):

@@ -10,11 +10,6 @@ from sim.bench import readouts as ro
 from sim.session import Session
 
 
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(language) for lang, language in sim_languages.items()}
-
-
 def test_readouts_match_the_chapters_measurement(sessions, sim_languages):
     from sitebuild import figures
 

@@ -5,21 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers.bench_calls import error, ok
+from helpers.bench_calls import act, error, ok
 
 from sim import bench
 from sim.bench import layout, tubes
 from sim.bench.settings import default_state
 from sim.session import Session
-
-
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(language) for lang, language in sim_languages.items()}
-
-
-def act(session, state, action, measure=False):
-    return ok(session, "act", {"state": state, "action": action, "measure": measure})
 
 
 def fresh_view(language, state):

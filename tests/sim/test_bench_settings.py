@@ -125,7 +125,7 @@ def test_the_spec_carries_every_limit_and_value(session):
     assert by_name["steps"]["max"] == bench.MAX_STEPS and by_name["rounds"]["max"] == bench.MAX_ROUNDS
     assert by_name["rule"]["values"] == list(bench.RULES)
     assert by_name["rule"]["exact"] == {"exact": True, "typical": False, "replace_from_p": False, "recursive": True,
-                                        "keep_any_survivor": False}
+                                        "topk": True, "keep_any_survivor": False}
     assert by_name["temperature"]["values"] == [0, 0.5, 0.7, 1, 1.3] and by_name["temperature"]["greedy"] == 0
     assert by_name["top_p"]["values"] == [0.9, 0.95, 1] and by_name["candidates"]["max"] == 4
     assert spec["seed_modulus"] == bench.MAX_SEED + 1

@@ -16,17 +16,11 @@ from sim import bench
 from sim.bench.commands import STREAM_STEP, STREAM_TUBE, default_context, rng_for
 from sim.bench.settings import BY_NAME, MAX_GAMMA, check_settings, default_state
 from sim.candidates import residual
-from sim.session import Session
 from sim.speculative import RULES as LINE_RULES
 from sim.speculative import first_tokens, speculative_step
 from sim.tempering import tempered
 
 LANGS = ("en", "zh")
-
-
-@pytest.fixture(scope="module")
-def sessions(sim_languages):
-    return {lang: Session(sim_languages[lang]) for lang in LANGS}
 
 
 # --- settings and links ------------------------------------------------------------------------------

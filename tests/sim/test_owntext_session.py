@@ -8,7 +8,7 @@ of at least 0.999, which is also run to see it rejected.
 from __future__ import annotations
 
 import pytest
-from helpers.bench_calls import error, ok
+from helpers.bench_calls import error, ok, tube_totals
 from helpers.owntext_fixtures import own_text
 from helpers.statistical import check_fit_and_power
 
@@ -121,18 +121,6 @@ def test_the_start_prefix_is_the_most_seen_pair_of_words(sim_languages):
     assert ok(s, "use_text", {"text": own_text("code.en")})["prefix"] == "value in"
 
 
-def tube_totals(session, rule: str, rounds: int, seed: int, draft: str):
-    first = None
-    target = spec = None
-    for r in range(rounds):
-        got = ok(session, "tube_round", {"rule": rule, "seed": seed, "round": r, "draft": draft})
-        first = first or got
-        drawn = [k + t for k, t in zip(got["spec_kept"], got["spec_target"])]
-        target = got["target"] if target is None else [a + b for a, b in zip(target, got["target"])]
-        spec = drawn if spec is None else [a + b for a, b in zip(spec, drawn)]
-    return first["categories"], target, spec
-
-
 ROUNDS = 200  # 10,000 draws per tube: at 4,000 the zh bigram case has power 0.957 only
 
 
@@ -144,8 +132,8 @@ def test_tubes_converge_to_p_on_a_pasted_text(sim_languages, lang, draft):
     computed power >= 0.9999993 in all four cases (the least: zh with the bigram draft)."""
     s = Session(sim_languages[lang])
     ok(s, "use_text", {"text": own_text(f"prose.{lang}")})
-    categories, target, spec = tube_totals(s, "exact", ROUNDS, seed=2023, draft=draft)
-    wrong_categories, _, wrong_spec = tube_totals(s, "replace_from_p", ROUNDS, seed=2023, draft=draft)
+    categories, target, spec, _ = tube_totals(s, "exact", ROUNDS, seed=2023, draft=draft)
+    wrong_categories, _, wrong_spec, _ = tube_totals(s, "replace_from_p", ROUNDS, seed=2023, draft=draft)
     assert sum(target) == sum(spec) == ROUNDS * TUBE_DRAWS
     p = [c["p"] for c in categories]
     wrong = [c["spec_p"] for c in wrong_categories]

@@ -17,12 +17,13 @@ import random
 from fractions import Fraction
 
 import pytest
+from helpers.checked_draws import exact_check
 from helpers.statistical import check_fit_and_power, histogram
 from helpers.exact_laws import cases, dense, position_law
 
 from sim import stats
 from sim.alpha import alpha_along_text, alpha_by_temperature, candidate_alpha, text_contexts
-from sim.candidates import Verifier, draw_candidates
+from sim.candidates import draw_candidates
 from sim.tempering import TEMPERATURES, TOP_PS, check_sampling, temper_values, tempered
 from sim.tree import position_draws
 
@@ -99,17 +100,7 @@ def temper_draft_only(target, draft, context, rng, n, k, temperature, top_p):
     """The named wrong sampler: candidates from the tempered draft, checked against the raw target."""
     p = target.sparse(context)
     q = tempered(draft.sparse(context), temperature, top_p)
-    out = []
-    for _ in range(n):
-        verifier = Verifier(p, q, "exact")
-        for x in draw_candidates(q, k, rng, "exact"):
-            if rng.random() <= verifier.ratio(x):
-                out.append(x)
-                break
-            verifier.reject(x)
-        else:
-            out.append(verifier.fallback().sample(rng))
-    return out
+    return [exact_check(p, q, draw_candidates(q, k, rng, "exact"), rng) for _ in range(n)]
 
 
 @pytest.mark.parametrize("lang,text", [("en", "said the"), ("zh", "慢慢")])

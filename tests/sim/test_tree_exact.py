@@ -4,7 +4,8 @@ Every law here is enumerated path by path through the sim's own Verifier and res
 (sim.candidates), run on Fractions: what the sampler runs on floats. Proven:
 - one position, k = 1..3 candidates, vocabularies of 3 and 4 tokens, 40 random rational pairs
   (p, q) per case plus planted ones with zeros in p, in q and in both: the token written follows
-  p exactly, for "exact" (SpecInfer, i.i.d. candidates) and "recursive" (without replacement);
+  p exactly, for "exact" (SpecInfer, i.i.d. candidates), "recursive" (without replacement) and
+  "topk" (the draft's likeliest, chosen: tests/sim/test_topk.py has its planted cases);
 - a depth-2 tree of every widths (k1, k2) with k1, k2 in 1..3, on random context-dependent
   p and q over 3 tokens: every prefix of what is written, continued by the target, has the
   target's chained probability;
@@ -25,7 +26,7 @@ from helpers.exact_laws import PLANTED, cases, check_level, dense, position_law,
 from sim.alpha import candidate_alpha
 
 
-@pytest.mark.parametrize("rule", ["exact", "recursive"])
+@pytest.mark.parametrize("rule", ["exact", "recursive", "topk"])
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("size", [3, 4])
 def test_one_position_follows_p_exactly(rule, k, size):
@@ -88,7 +89,7 @@ def assert_prefixes_follow_target(law: dict, p_at: dict, size: int, depth: int):
             assert starts_with.get(prefix, 0) == chained((), prefix), prefix
 
 
-@pytest.mark.parametrize("rule", ["exact", "recursive"])
+@pytest.mark.parametrize("rule", ["exact", "recursive", "topk"])
 @pytest.mark.parametrize("widths", [(k1, k2) for k1 in (1, 2, 3) for k2 in (1, 2, 3)])
 def test_depth_two_tree_follows_the_target(rule, widths):
     rng = random.Random(sum(widths) * 10 + widths[0])

@@ -82,6 +82,22 @@ def missing_caption(o: Options) -> str:
     return f"{rel(path, o)}:1: the front matter lacks caption; a chapter needs caption, part, title"
 
 
+def group_in_one_language_only(o: Options) -> str:
+    path = sorted((o.site / "zh").glob("0*.md"))[1]
+    line = insert_line(path, 2, 'group = "多出来的一组"')
+    return (f"{rel(path, o)}:{line}: begins a group, but en/{path.name} does not; "
+            "the same chapters begin the groups in every language")
+
+
+def first_chapter_in_no_group(o: Options) -> str:
+    for lang in ("en", "zh"):
+        drop_line(chapter(o.site, lang), r"group\s*=")
+    path = chapter(o.site)
+    later = next(p for p in sorted((o.site / "en").glob("*.md")) if "\ngroup = " in p.read_text(encoding="utf-8"))
+    return (f"{rel(path, o)}:1: chapters before {later.name} belong to no group; "
+            'the first chapter begins the first group: add group = "…" to its front matter')
+
+
 def badly_named_file(o: Options) -> str:
     (o.site / "en" / "1-intro.md").write_text('+++\ntitle = "x"\n+++\n', encoding="utf-8")
     return ("{site}/en/1-intro.md: content files are named NN-anchor.md; "
@@ -234,6 +250,12 @@ PARAGRAPHS = [
      f"$\\frac{{1}}$ is incomplete: \\frac{{…}}{{…}} needs a numerator and a denominator, it has 1; {LATEX}"),
     ("unknown_latex_command", "Cost $\\gama c + 1$ per step.",
      f"$\\gama c + 1$ uses \\gama, a command latex2mathml does not know; {LATEX}"),
+    ("formula_in_raw_html", "<details><summary>where $\\alpha$ is</summary></details>",
+     "a formula ($…$) that is not rendered: “$\\alpha$”; inside raw HTML (<details>) write the symbol itself (α), "
+     "not $\\alpha$"),
+    ("emphasis_closed_by_cjk_punctuation", "3. **一段代码。**贴几百行程序。",
+     "** that is not rendered as emphasis: “**”; inside raw HTML use <strong>; next to CJK punctuation put the "
+     "mark outside: **标题**。 not **标题。**"),
     ("unknown_citation", '{{ cite("leviathan2O23") }}',
      "unknown source 'leviathan2O23' (nearest known: leviathan2023…); add it to site/sources.toml, or cite one "
      "listed there", "both"),
@@ -276,6 +298,7 @@ def base_url_option_with_a_query(o: Options) -> str:
 ROWS = [
     base_url_in_meta_not_http, base_url_option_with_a_query,
     bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
+    group_in_one_language_only, first_chapter_in_no_group,
     unknown_figure_in_a_caption, figure_in_one_language_only, missing_interface_string, missing_chapter_file,
     template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
     glossary_variant_in_a_chinese_chapter, glossary_variant_in_an_english_string,

@@ -8,6 +8,7 @@ served as an LMS serves them: tests/browser/test_course_package.py.
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -20,7 +21,7 @@ import pytest
 import xmlschema
 
 from sitebuild import content
-from sitebuild.course import adapt, cartridge, packages, scorm, write, zips
+from sitebuild.course import adapt, cartridge, packages, scorm, sizes, write, zips
 from sitebuild.course.scorm import Course
 from sitebuild.errors import BuildError
 
@@ -60,8 +61,8 @@ def site_courses() -> list[Course]:
     """The Courses the build makes, from the content (the chapters' titles are plain text)."""
     found = []
     for lang, c in content.load_all(REPO / "site").items():
-        chapters = tuple((s.anchor, s.number, s.meta["title"]) for s in c.chapters)
-        found.append(Course(lang, c.strings["html_lang"], dict(c.strings), chapters))
+        chapters = [(s.anchor, s.number, s.meta["title"], s.meta.get(content.GROUP_KEY)) for s in c.chapters]
+        found.append(Course.of(lang, c.strings["html_lang"], dict(c.strings), chapters))
     return found
 
 
@@ -136,29 +137,78 @@ def test_no_cartridge_without_a_base_url(built_site, tmp_path):
     assert [p.name for p in (stage / "course").iterdir()] == [scorm.name("en")]
 
 
+def cartridge_sections(archive: zipfile.ZipFile) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The cartridge's top-level items as an LMS reads them: (title, [(link title, address)])."""
+    root = ET.fromstring(archive.read("imsmanifest.xml"))
+    resources = {r.get("identifier"): r for r in root.iter(f"{CC}resource")}
+    sections = []
+    for folder in root.findall(f"{CC}organizations/{CC}organization/{CC}item/{CC}item"):
+        assert folder.get("identifierref") is None  # a folder (Canvas puts a top-level link in "Misc Module")
+        links = []
+        for item in folder.findall(f"{CC}item"):
+            resource = resources[item.get("identifierref")]
+            assert resource.get("type") == "imswl_xmlv1p1" and not item.findall(f"{CC}item")
+            (href,) = [f.get("href") for f in resource.iter(f"{CC}file")]
+            link = ET.fromstring(archive.read(href))
+            assert link.tag == f"{WL}webLink" and link.findtext(f"{WL}title") == item.findtext(f"{CC}title")
+            links.append((item.findtext(f"{CC}title"), link.find(f"{WL}url").get("href")))
+        sections.append((folder.findtext(f"{CC}title"), links))
+    return sections
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_cartridge_links_every_chapter_to_the_hosted_embed(base_url_site, published_at, lang):
+def test_cartridge_lands_in_sections_of_the_chapters_groups(base_url_site, published_at, lang):
+    """The first section links the whole page; then one per group of chapters, in order, each
+    linking its chapters to the hosted embed; the course's name and description are the page's."""
     archive = open_zip(base_url_site / "course" / cartridge.name(lang))
     root = ET.fromstring(archive.read("imsmanifest.xml"))
     assert root.findtext(f"{CC}metadata/{CC}schema") == "IMS Common Cartridge"
     assert root.findtext(f"{CC}metadata/{CC}schemaversion") == "1.1.0"
-    resources = {r.get("identifier"): r for r in root.iter(f"{CC}resource")}
-    module = root.find(f"{CC}organizations/{CC}organization/{CC}item/{CC}item")
-    links = []
-    for item in module.findall(f"{CC}item"):
-        resource = resources[item.get("identifierref")]
-        assert resource.get("type") == "imswl_xmlv1p1"
-        (href,) = [f.get("href") for f in resource.iter(f"{CC}file")]
-        link = ET.fromstring(archive.read(href))
-        assert link.tag == f"{WL}webLink" and link.findtext(f"{WL}title") == item.findtext(f"{CC}title")
-        links.append(link.find(f"{WL}url").get("href"))
+    language = content.load_all(REPO / "site")[lang]
+    general = root.find(f"{CC}metadata/{{{cartridge.LOM}}}lom/{{{cartridge.LOM}}}general")
+    strings = [e.findtext(f"{{{cartridge.LOM}}}string") for e in general]
+    assert strings == [language.strings["site_title"], language.strings["lede"]]
+    (first, first_links), *groups = cartridge_sections(archive)
+    assert first == language.strings["site_title"]
+    assert first_links == [(language.strings["course_whole_page"], f"{published_at}{lang}/specdec/")]
     chapters = page_chapters(base_url_site, lang)
-    assert links == [f"{published_at}embed/{lang}/specdec/?chapter={anchor}" for anchor in chapters]
+    starts = [c for c in language.chapters if content.GROUP_KEY in c.meta]
+    assert [title for title, _ in groups] == [c.meta[content.GROUP_KEY] for c in starts]
+    assert len(groups) >= 3 and all(links for _, links in groups)
+    linked = [url for _, links in groups for _, url in links]
+    assert linked == [f"{published_at}embed/{lang}/specdec/?chapter={anchor}" for anchor in chapters]
+    for (_, links), start in zip(groups, starts):  # each group opens at the chapter that begins it
+        assert links[0][1].endswith(f"?chapter={start.anchor}")
     files = sorted(f.get("href") for f in root.iter(f"{CC}file"))
     assert sorted(archive.namelist()) == sorted(files + ["imsmanifest.xml"])
     # With a base URL the SCORM package's embed links to the hosted full page.
     embed = open_zip(base_url_site / "course" / scorm.name(lang)).read(f"embed/{lang}/specdec/index.html").decode()
     assert f'class="embed__full" data-page="{published_at}{lang}/specdec/"' in embed
+    # The package's chapter list follows the same groups.
+    launcher = open_zip(base_url_site / "course" / scorm.name(lang)).read("index.html").decode()
+    assert re.findall(r'<optgroup label="([^"]+)"', launcher) == [html.escape(t, quote=True) for t, _ in groups]
+
+
+def test_a_page_without_groups_is_one_section_under_its_title():
+    course = Course.of("en", "en", {"site_title": "T"}, [("a", 1, "A", None), ("b", 2, "B", None)])
+    assert course.groups == (("T", ("a", "b")),)
+    grouped = Course.of("en", "en", {"site_title": "T"}, [("a", 1, "A", "One"), ("b", 2, "B", None), ("c", 3, "C", "Two")])
+    assert grouped.groups == (("One", ("a", "b")), ("Two", ("c",)))
+
+
+SIZE_QUOTE = re.compile(r"`(specdec-(?:en|zh)-scorm12\.zip) ([\d.]+ [kM]B)`")
+
+
+def test_the_courses_guide_quotes_the_builds_own_sizes(built_site):
+    """docs/courses.md gives each package's size as the build's report prints it (its *packages*
+    line), for both languages, and the quotes are what this build reports: a change that moves a
+    size fails here until the guide quotes the new line."""
+    guide = (REPO / "docs" / "courses.md").read_text(encoding="utf-8")
+    quoted = dict(SIZE_QUOTE.findall(guide))
+    assert sorted(quoted) == sorted(scorm.name(lang) for lang in LANGS), quoted
+    line = sizes({p.name: p.stat().st_size for p in (built_site / "course").iterdir()})
+    for name, size in quoted.items():
+        assert f"{name} {size}" in line, (f"docs/courses.md says {name} is {size}; the build reports: {line}")
 
 
 def test_a_rewrite_that_no_longer_matches_stops_the_build():

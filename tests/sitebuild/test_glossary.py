@@ -79,3 +79,29 @@ def test_a_term_without_its_variants_is_refused(tmp_path):
     (site / "en" / "glossary.toml").write_text('[[term]]\nuse = "pass"\nmeans = "one run"\n', encoding="utf-8")
     with pytest.raises(BuildError, match="term 1 lacks banned"):
         glossary.check_language(site, "en")
+
+
+def real_variants(lang: str) -> list[tuple[str, str]]:
+    return [(term.use, variant) for term in glossary.load_terms(SITE / lang / glossary.GLOSSARY)
+            for variant in term.banned]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_banned_variant_of_the_real_glossaries_is_refused(tmp_path, lang):
+    """Each variant the real glossary bans, planted in a sentence, fails naming the term to use
+    (zh's one-idea terms among them: 额外词元, 采样, 核对, 二元语法草稿模型, 三元语法模型, 自投机, 一组, 保证)."""
+    terms = real_variants(lang)
+    assert terms
+    for use, variant in terms:
+        sentence = f"A line with {variant} in it." if lang == "en" else f"这一行里有{variant}。"
+        site = make_site(tmp_path / f"{lang}-{abs(hash(variant))}", **{f"{lang}_chapter": sentence})
+        (site / lang / "glossary.toml").write_text((SITE / lang / glossary.GLOSSARY).read_text(encoding="utf-8"),
+                                                   encoding="utf-8")
+        with pytest.raises(BuildError) as caught:
+            glossary.check_language(site, lang)
+        assert f"'{variant}' is a banned variant of '{use}'" in str(caught.value), (variant, str(caught.value))
+
+
+def test_the_chosen_zh_terms_are_in_the_glossary():
+    uses = {use for use, _ in real_variants("zh")}
+    assert {"额外词元", "采样", "核对", "二元语法草稿模型", "三元语法模型", "自投机", "一组", "保证"} <= uses

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import stylesheets
+from sitebuild import frames, stylesheets
 from sitebuild.assets import short_hash
 from sitebuild.errors import BuildError
 
@@ -68,8 +68,8 @@ def test_a_bundle_is_its_sources_whole_in_the_declared_order_minified(built_site
     source_map = json.loads((sheet.parent / f"{kind}.css.map").read_text(encoding="utf-8"))
     names = [Path(source).name for source in source_map["sources"]]
     assert names == list(stylesheets.BUNDLES[kind])
-    for name, body in zip(names, source_map["sourcesContent"]):
-        assert body == (SOURCES / name).read_text(encoding="utf-8")
+    for name, body in zip(names, source_map["sourcesContent"]):  # each source with its frames written out
+        assert body == frames.expand((SOURCES / name).read_text(encoding="utf-8"), SOURCES / name)
     sources = sum(len((SOURCES / name).read_bytes()) for name in names)
     assert len(text.encode()) < 0.8 * sources, "not minified"
     assert "\n\n" not in text and "/* " not in text
@@ -114,3 +114,42 @@ def test_a_source_no_page_takes_stops_the_build(tmp_path):
     (static / "css" / "race.css").unlink()
     with pytest.raises(BuildError, match=r"the style sheet css/all\.css lists race\.css, which is not in"):
         stylesheets.sheets(static)
+
+
+# --- the frames' thresholds, defined once (sitebuild/frames.py) ------------------------------------
+NAMED = re.compile(r"@(media|container)[^{;]*\(--")
+RAW_SIZE = re.compile(r"@media[^{;]*\((?:min-|max-)?(?:width|height)\b|@media[^{;]*\((?:width|height)\s*[<>]")
+
+
+def test_every_frame_is_named_and_written_out_from_the_one_table(built_site):
+    """The style sheets name each threshold of a window's or a frame's size, never write one out;
+    the built sheets hold none of the names; each page's scripts read their kind's queries from
+    the same table."""
+    for path in sorted(SOURCES.glob("*.css")):
+        raw = [m.group(0) for m in RAW_SIZE.finditer(path.read_text(encoding="utf-8"))]
+        assert not raw, (path.name, raw)
+    launcher = REPO / "sitebuild" / "course" / "launcher" / "launcher.css"
+    assert not RAW_SIZE.search(launcher.read_text(encoding="utf-8"))
+    for kind in stylesheets.BUNDLES:
+        text = (built_site / "static" / "css" / f"{kind}.css").read_text(encoding="utf-8")
+        assert not NAMED.search(text)
+    bare = lambda css: re.sub(r"[\s()]", "", css)  # noqa: E731 - minified: no spaces, no parentheses it need not keep
+    bundle = bare((built_site / "static" / "css" / "all.css").read_text(encoding="utf-8"))
+    for query in frames.MEDIA.values():  # every named frame is used
+        assert bare(f"@media ({query})") in bundle, query
+    for page, kind in PAGES.items():
+        if kind == "all":
+            data = re.search(r'<script type="application/json" id="page-frames">(.*?)</script>',
+                             (built_site / page).read_text(encoding="utf-8")).group(1)
+            assert json.loads(data) == frames.for_page("embed" if page.startswith("embed/") else "page")
+
+
+def test_a_frame_the_table_lacks_stops_the_build(tmp_path):
+    sheet = tmp_path / "x.css"
+    text = ".a {}\n@media (--page-beside) { .b {} }\n\n@media (--page-besides) { .c {} }\n"
+    with pytest.raises(BuildError, match=r"x\.css:4: @media names --page-besides, which sitebuild/frames\.py does not define; "
+                                         r"use one of --page-beside"):
+        frames.expand(text, sheet)
+    assert frames.expand("@container bench (--bench-wide) { }", sheet) == f"@container bench ({frames.CONTAINER['bench-wide']}) {{ }}"
+    with pytest.raises(BuildError, match=r"@container names --page-beside"):  # a media query's name is no container's
+        frames.expand("@container bench (--page-beside) { }", sheet)

@@ -10,10 +10,11 @@
 // the bench subscribes later with listen() and hears the latest status at once.
 //
 // A start that goes quiet (no progress message and no mark of the worker's for RESTART_MS) is
-// started again once, in a fresh worker, before the reader is told anything: Firefox 153 under load
-// now and then left a start waiting forever on its own downloads or the service worker's answers
-// (about 1 start in 20 of its smoke test here, the worker's last mark its pyodide.mjs or its .wasm),
-// and a second worker went on. The page marks it (stage "restarted").
+// started again once, in a fresh worker, before the reader is told anything: Firefox ESR 153 under
+// load now and then never returns from `new Worker()` called in a worker (the snapshot's decoding
+// worker, snapshot-inflate.js), and the worker's thread stays there for good (about 1 start in 45
+// of its smoke test beside stress-ng; benchmarks/firefox_worker_stall.py shows it with no code of
+// ours); a second worker goes on. The page marks it (stage "restarted").
 
 const RESTART_MS = 12_000;
 const STALL_MS = 60_000;

@@ -9,10 +9,10 @@
 // and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
 // the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
 // not answered GRACE_MS after the last chunk, they are decoded here as well and the first answer
-// wins. (Firefox 153 under load now and then left a start waiting forever, which sim-client.js
-// starts again after 12 s of quiet; once it was here: the .wasm instantiated, the snapshot never
-// read. A worker that fails to load no longer costs the snapshot either.) Where no worker can be
-// started, the same code decodes here.
+// wins. (A worker that fails to load, or never answers, does not cost the snapshot. Firefox ESR
+// 153 under load now and then never returns from this module's `new Worker()` in the sim worker:
+// sim-client.js starts the start again after 12 s of quiet.) Where no worker can be started, the
+// same code decodes here.
 
 import { answerDataAddresses } from "./pyodide-adapter.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";

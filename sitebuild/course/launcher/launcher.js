@@ -1,5 +1,5 @@
 // The course package's launcher (index.html, the SCO): finds the LMS's SCORM 1.2 API, opens the
-// embed in a frame where the reader left it, and reports to the LMS what the embed tells it
+// embed in a frame (filling the window under the bar) where the reader left it, and reports to the LMS what the embed tells it
 // (site/static/js/embed-host.js). Outside an LMS it is the same page, reporting to no one.
 //
 // What the LMS records (docs/courses.md):
@@ -26,7 +26,6 @@ const t = data.strings;
 const frame = document.getElementById("launcher-frame");
 const select = document.getElementById("launcher-chapter");
 const line = document.getElementById("launcher-progress");
-const note = document.getElementById("launcher-note");
 const previous = document.getElementById("launcher-previous");
 const next = document.getElementById("launcher-next");
 
@@ -148,17 +147,15 @@ function report() {
 function show(anchor) {
   if (!all.includes(anchor)) return;
   chapter = anchor;
-  frame.contentWindow.postMessage({ type: "specdec:show", chapter: anchor }, "*");
-  window.scrollTo(0, 0); // a frame as tall as a chapter below the bench (a phone) starts at its top
+  frame.contentWindow.postMessage({ type: "specdec:show", chapter: anchor }, "*"); // it brings the heading into view
   report();
 }
 
 window.addEventListener("message", (event) => {
   const message = event.data;
   if (event.source !== frame.contentWindow || !message || typeof message.type !== "string") return;
-  if (message.type === "specdec:height" && message.height > 0) {
-    frame.style.height = Math.min(Math.ceil(message.height), 20000) + "px";
-  } else if (message.type === "specdec:progress") {
+  // (Its height message is not followed: the frame fills the window, and the embed fits itself to it.)
+  if (message.type === "specdec:progress") {
     for (const anchor of message.chapters || []) chapters.add(anchor);
     for (const anchor of message.tried || []) tried.add(anchor);
     for (const anchor of inOrder(all, message.predicted || [])) {
@@ -185,8 +182,7 @@ const finish = () => lms.finish((performance.now() - started) / 1000);
 window.addEventListener("pagehide", finish);
 window.addEventListener("beforeunload", finish);
 
-note.textContent = lms.open ? t.course_recorded : t.course_no_lms;
-note.hidden = false;
+document.getElementById(lms.open ? "launcher-recorded" : "launcher-no-lms").hidden = false;
 const query = new URLSearchParams(bench);
 query.set("chapter", chapter);
 frame.src = `${frame.dataset.src}?${query}`;

@@ -15,6 +15,8 @@ const THEN = {
   next_p: (tokens) => text("b_check_next_p", { tokens }),
   draw_residual: (tokens) => text("b_check_draw_residual", { tokens }),
   draw_p: (tokens) => text("b_check_draw_p", { tokens }),
+  next_struck: (tokens) => text("b_check_next_struck", { tokens }),
+  draw_struck: (tokens) => text("b_check_draw_struck", { tokens }),
 };
 const VERDICT_NAMES = { kept: () => text("mark_kept"), rejected: () => text("mark_rejected"), void: () => text("mark_void") };
 

@@ -15,22 +15,27 @@ export class ExactView {
     this.panel = root.querySelector(".b-tabpanel--exact");
   }
 
-  // Which candidate of the first guess was kept and why (view.pass.choice).
-  drawWhy(choice) {
+  // Which candidate of the first guess was kept and why (view.pass.choice); mode: the pass's rule.
+  drawWhy(choice, mode) {
     this.why.hidden = !choice;
     if (!choice) return;
     const rejected = choice.rejected.map((t) => `“${t}”`).join(text("b_list_sep"));
     if (choice.kept == null) {
-      this.why.textContent = choice.drawn_from === "residual" ? text("b_exact_why_drawn", { rejected }) : text("b_exact_why_drawn_p", { rejected });
+      const drawn = { residual: () => text("b_exact_why_drawn", { rejected }), struck: () => text("b_exact_why_drawn_struck", { rejected }) };
+      this.why.textContent = (drawn[choice.drawn_from] || (() => text("b_exact_why_drawn_p", { rejected })))();
       return;
     }
     const vars = { token: choice.text, r: format.num(choice.r, 2), ratio: format.num(choice.ratio, 2), rejected, j: choice.kept, k: choice.of };
-    if (choice.kept === 1 && !choice.rejected.length) this.why.textContent = text("b_exact_why_first", vars);
-    else this.why.textContent = choice.against === "residual" ? text("b_exact_why_after", vars) : text("b_exact_why_after_p", vars);
+    if (choice.kept === 1 && !choice.rejected.length) {
+      this.why.textContent = mode === "topk" ? text("b_exact_why_first_topk", vars) : text("b_exact_why_first", vars);
+      return;
+    }
+    const after = { residual: () => text("b_exact_why_after", vars), struck: () => text("b_exact_why_after_struck", vars) };
+    this.why.textContent = (after[choice.against] || (() => text("b_exact_why_after_p", vars)))();
   }
 
   draw(view) {
-    this.drawWhy(view.pass && view.pass.choice);
+    this.drawWhy(view.pass && view.pass.choice, view.pass && view.pass.mode);
     const ex = view.pass && view.pass.exactness;
     const bars = view.drawing.exactness;
     this.context.textContent = ex ? ex.context_text : view.sentence.text;

@@ -1,6 +1,8 @@
-// The readouts (templates/_readouts.html): α, tokens per pass counted and by the formula, the
-// speed-up and the best γ, and the paper's roofline figures, from the view's readouts. Readouts
-// are measured after the state they belong to (store.js): until then the panel says so.
+// The readouts (templates/_readouts.html): α and the chance some candidate is kept under each exact
+// rule (the rule in use marked), tokens per pass counted and by the formula with what vLLM and SGLang
+// report for the same passes, the speed-up and the best γ, and the paper's roofline figures, from the
+// view's readouts. Readouts are measured after the state they belong to (store.js): until then the
+// panel says so.
 import { drawnWhenShown, panelOpened } from "./tabs.js";
 import { format, text } from "./text.js";
 
@@ -10,6 +12,21 @@ export class ReadoutsView {
     this.panel = root.querySelector(".b-tabpanel--readouts");
     this.measuring = root.querySelector(".b-measuring");
     this.greedyNote = root.querySelector(".b-greedy-note");
+    this.byRule = [...root.querySelectorAll(".b-ar")];
+  }
+
+  // The chance some of the k candidates is kept under each exact rule, at the same positions.
+  drawRules(ro) {
+    const k = ro.candidates;
+    this.out(".b-ar-label", text("b_alpha_rules", { k }));
+    const names = { exact: () => text("b_ar_exact"), recursive: () => text("b_ar_recursive"), topk: () => text("b_ar_topk", { k }) };
+    for (const el of this.byRule) {
+      const rule = el.dataset.rule;
+      el.querySelector(".b-ar-name").textContent = names[rule]();
+      el.querySelector(".b-ar-value").textContent = format.num(ro.alpha_rules[rule], 3);
+      if (ro.settings.rule === rule) el.setAttribute("aria-current", "true");
+      else el.removeAttribute("aria-current");
+    }
   }
 
   out(selector, value) {
@@ -31,10 +48,13 @@ export class ReadoutsView {
     this.root.querySelector(".b-candidates-row").hidden = ro.candidates < 2;
     this.root.querySelector(".b-tpp-formula-line").hidden = ro.candidates > 1;  // a line's formula, or the tree's
     this.root.querySelector(".b-tpp-formula-tree").hidden = ro.candidates < 2;
-    this.out(".b-alpha-k", f.num(ro.alpha_candidates, 3));
     this.out(".b-lanes-seq", f.int(ro.lanes_per_sequence));
     this.out(".b-tpp-counted", f.num(ro.tokens_per_pass_counted, 2));
     this.out(".b-tpp-formula", f.num(ro.tokens_per_pass_formula, 2));
+    this.drawRules(ro);
+    this.out(".b-mal", f.num(ro.mean_acceptance_length, 2));
+    this.out(".b-dar", f.pct(ro.draft_acceptance_rate));
+    this.out(".b-dar-formula", `(${text("b_dar_formula", { value: f.pct(ro.draft_acceptance_rate_formula) })})`);
     this.out(".b-speedup", f.num(ro.speedup, 2));
     this.out(".b-best-gamma", String(ro.best_gamma));
     this.out(".b-best-speedup", f.num(ro.best_speedup, 2));

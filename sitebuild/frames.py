@@ -1,0 +1,111 @@
+"""The frames the bench sits in, chosen from the size of what a page is given (the window, or the
+frame a course page or a course package gives the embed): the one table of the layout's thresholds.
+
+Style sheets name a threshold as a custom media query, `@media (--page-beside)` (Media Queries
+level 5's syntax), or a custom condition of a named container, `@container bench (--bench-wide)`;
+the style-sheet bundler writes each out from this table (`expand`; an unknown name stops the
+build). The page's scripts read the same queries from the page's data (`page-frames`, the
+queries of its own kind: `for_page`) and ask `matchMedia`, so a threshold changes here and
+nowhere else. Inside an `<iframe>` a media query measures the frame, not the reader's window.
+
+The bench's components keep their own container queries (bench.css, race.css): those follow
+the width of a panel, whatever frame holds it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import BuildError
+
+HERE = Path(__file__)
+
+# The full page (templates/page.html): the text and the bench side by side from 56.25rem (900 px)
+# wide and 35rem (560 px) tall, where a measure of 24rem and a machine at its own size (340 x 304
+# units, 12-unit lettering at 12 px or more) fit with the rest of the bench beside it; smaller,
+# the machine in a bar at the top and the bench a sheet over the text.
+PAGE_BESIDE_WIDTH = 56.25
+PAGE_BESIDE_HEIGHT = 35
+# Beside the text, windows under 56rem tall fold the settings behind one button; under 62rem a
+# wide bench sets its tabs and panels tighter.
+PAGE_SHORT = 56
+PAGE_LOW = 62
+# The embed showing a chapter (templates/embed.html, the course package's frame): the chapter
+# beside the bench from 43.75rem (700 px) wide and 28rem (448 px) tall: a column of 18rem and a
+# machine at its own size; smaller, the phone's layout (the machine in a bar, the chapter first).
+EMBED_BESIDE_WIDTH = 43.75
+EMBED_BESIDE_HEIGHT = 28
+# A frame as narrow as a phone's column: less padding around the bench.
+EMBED_PHONE = 24
+# A window or frame of a phone's width: the course package's launcher sets its steps under its
+# chapter list, the race's drawing its words a size larger.
+PHONE = 40
+# The bench's width beside the text (the `bench` container): narrower, the Play row goes under
+# the machine in a short window; wider, the machine takes the left of the bench. Beside an
+# embed's chapter, from BENCH_BESIDE the head and the tape sit beside the machine (its own size
+# and a column of 12rem), under it in a narrower bench.
+BENCH_NARROW = 42
+BENCH_WIDE = 68
+BENCH_BESIDE = 34
+
+
+def _beside(width: float, height: float) -> str:
+    return f"(width >= {width}rem) and (height >= {height}rem)"
+
+
+def _bar(width: float, height: float) -> str:
+    return f"(width < {width}rem) or (height < {height}rem)"
+
+
+# Media queries, by name.
+MEDIA = {
+    "page-beside": _beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT),
+    "page-bar": _bar(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT),
+    "page-short": f"{_beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT)} and (height < {PAGE_SHORT}rem)",
+    "page-low": f"{_beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT)} and (height < {PAGE_LOW}rem)",
+    "window-short": f"(height < {PAGE_SHORT}rem)",
+    "embed-beside": _beside(EMBED_BESIDE_WIDTH, EMBED_BESIDE_HEIGHT),
+    "embed-bar": _bar(EMBED_BESIDE_WIDTH, EMBED_BESIDE_HEIGHT),
+    "embed-phone": f"(width < {EMBED_PHONE}rem)",
+    "phone": f"(width <= {PHONE}rem)",
+}
+# Container conditions, by name (for `@container <name> (--condition)`).
+CONTAINER = {
+    "bench-narrow": f"(width < {BENCH_NARROW}rem)",
+    "bench-wide": f"(width >= {BENCH_WIDE}rem)",
+    "bench-beside": f"(width >= {BENCH_BESIDE}rem)",
+}
+# What each kind of page's scripts read (templates: _page_data.html): its bar and its beside.
+FOR_PAGE = {
+    "page": {"beside": "page-beside", "bar": "page-bar"},
+    "embed": {"beside": "embed-beside", "bar": "embed-bar"},
+}
+
+PRELUDE = re.compile(r"@(media|container)([^{;]*)\{")
+NAME = re.compile(r"\(--([a-z][a-z0-9-]*)\)")
+
+
+def for_page(kind: str) -> dict[str, str]:
+    """The queries a page of this kind's scripts read, by role ("beside", "bar")."""
+    return {role: MEDIA[name] for role, name in FOR_PAGE[kind].items()}
+
+
+def expand(text: str, path: Path) -> str:
+    """The style sheet with every `(--name)` of an @media or @container prelude written out."""
+    def prelude(match: re.Match) -> str:
+        rule, condition = match.group(1), match.group(2)
+        table = MEDIA if rule == "media" else CONTAINER
+
+        def named(found: re.Match) -> str:
+            name = found.group(1)
+            if name not in table:
+                line = text.count("\n", 0, match.start()) + 1
+                known = ", ".join(f"--{n}" for n in table)
+                raise BuildError(f"@{rule} names --{name}, which sitebuild/frames.py does not define", file=path,
+                                 line=line, fix=f"use one of {known}, or add it to the table in sitebuild/frames.py")
+            return f"({table[name]})"
+
+        return f"@{rule}{NAME.sub(named, condition)}{{"
+
+    return PRELUDE.sub(prelude, text)
