@@ -31,13 +31,17 @@ gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
     .venv/bin/python benchmarks/browser_perf.py --url http://127.0.0.1:8123/   measure a running site
     .venv/bin/python benchmarks/browser_perf.py --compare-url http://127.0.0.1:8124/ --visits 7
 
-Network mode (benchmarks/network_perf.py, issue 24): bare page and full page served by a throttled
-local server (one shared link, a latency before each response, gzip as a static host sends it),
-on localhost, 20 Mbit/s + 40 ms and 5 Mbit/s + 80 ms; cold and warm visits, bytes on the wire:
+Network mode (benchmarks/network_perf.py): the bare page and the full page served as a host serves
+them, by nginx over TLS on loopback (benchmarks/host_server.py), HTTP/1.1 + gzip and HTTP/2 + brotli
+side by side, behind simulated links (localhost, 20 Mbit/s + 40 ms, 5 Mbit/s + 80 ms); cold and warm
+visits, requests and bytes on the wire until live, and the bytes of each file:
 
-    .venv/bin/python benchmarks/browser_perf.py --network --site _site --visits 3 [--brotli] \
+    .venv/bin/python benchmarks/browser_perf.py --network --site _site --visits 3 \
         [--compare-site OTHER/_site]     (another build in the same rounds: before and after a change)
-        [--dwell S]                      (the cold page stays open S seconds before the warm visit)
+        [--protocols h2]                 (one protocol only)
+
+It needs Debian's nginx with its brotli modules (apt-get install nginx-light
+libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static) and PyPI's brotli (in the venv).
 """
 
 from __future__ import annotations
@@ -158,12 +162,13 @@ def visit(context, url: str, bare: bool) -> dict:
     return marks
 
 
-def new_context(playwright, kind: str, hooks: bool = True):
+def new_context(playwright, kind: str, hooks: bool = True, flags: list[str] | None = None):
     """A browser with a new profile on disk (see the module docstring); closing it removes it.
-    hooks: its pages load the debug hooks (the round trips need them; start-up visits do not)."""
+    hooks: its pages load the debug hooks (the round trips need them; start-up visits do not).
+    flags: Chromium's, besides LAUNCH_FLAGS (the network mode's trust in its certificate)."""
     profile = tempfile.mkdtemp(prefix="specdec-perf-profile-")
     context = playwright.chromium.launch_persistent_context(
-        profile, executable_path=chromium(), args=LAUNCH_FLAGS,
+        profile, executable_path=chromium(), args=LAUNCH_FLAGS + (flags or []),
         viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     context.on("close", lambda _: shutil.rmtree(profile, ignore_errors=True))
     sys.path.insert(0, str(REPO / "tests"))
@@ -292,11 +297,9 @@ def main(argv=None) -> int:
     parser.add_argument("--build-times", action="store_true", help="also time a cold and a warm-cache build")
     parser.add_argument("--network", action="store_true", help="the network mode (see above)")
     parser.add_argument("--site", type=Path, help="network mode: a built site folder (default: build one)")
-    parser.add_argument("--port-base", type=int, default=8115, help="network mode: the first of three ports")
     parser.add_argument("--compare-site", type=Path, help="network mode: another build's folder, same rounds")
-    parser.add_argument("--brotli", action="store_true", help="network mode: Content-Encoding br where accepted")
-    parser.add_argument("--dwell", type=float, default=0.0,
-                        help="network mode: seconds the cold visit's page stays open once live (default 0)")
+    parser.add_argument("--protocols", nargs="+", choices=["h1", "h2"], default=["h1", "h2"],
+                        help="network mode: h1 (HTTP/1.1 + gzip), h2 (HTTP/2 + brotli), or both (default)")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -307,9 +310,9 @@ def main(argv=None) -> int:
         site = args.site or fresh_build()
         print(f"network mode on {site}  (CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.2f})")
         with sync_playwright() as p:
-            network_perf.run(p, site, args.lang, args.visits, args.port_base,
-                             lambda playwright, kind: new_context(playwright, kind, hooks=False), args.brotli,
-                             "body[data-python]", LIVE_MODE, args.compare_site, args.dwell)
+            network_perf.run(p, site, args.lang, args.visits,
+                             lambda playwright, kind, flags: new_context(playwright, kind, hooks=False, flags=flags),
+                             "body[data-python]", LIVE_MODE, args.compare_site, tuple(args.protocols))
         return 0
 
     site = None if args.url else fresh_build()

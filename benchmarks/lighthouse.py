@@ -1,6 +1,6 @@
 """Lighthouse (the version package.json pins) on the built site: mobile and desktop, both languages.
 
-    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port 8830] [--tasks]
+    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port N] [--tasks]
 
 Serves the built site with the production headers and gzip, as a static host answers
 (throttled_server, on an unthrottled link: Lighthouse simulates its own), runs Lighthouse's command
@@ -84,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_site", help="a built site (./dev build)")
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--port", type=int, default=8830)
+    parser.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     parser.add_argument("--tasks", action="store_true", help="also print each run's long tasks and main-thread time")
     args = parser.parse_args()
     if not CLI.exists():
@@ -94,11 +94,12 @@ def main() -> None:
     # Compressed like a host's answers: without it the page's 310 kB of HTML went uncompressed
     # and cost Lighthouse's simulated slow 4G over a second of first paint that no reader pays.
     server = throttled_server(args.site, args.port, Link(None, 0.0))
+    port = server.server_address[1]
     try:
         print(f"{'page':<16}{'form':<9}" + "".join(f"{c:>16}" for c in CATEGORIES) + f"{'TBT ms':>10}")
         for lang in ("en", "zh"):
             for desktop in (False, True):
-                runs = [lighthouse(f"http://127.0.0.1:{args.port}/{lang}/specdec/", desktop) for _ in range(args.runs)]
+                runs = [lighthouse(f"http://127.0.0.1:{port}/{lang}/specdec/", desktop) for _ in range(args.runs)]
                 median = {k: statistics.median(r[k] for r in runs) for k in (*CATEGORIES, "tbt_ms")}
                 print(f"{'/' + lang + '/specdec/':<16}{'desktop' if desktop else 'mobile':<9}"
                       + "".join(f"{median[c]:>16.0f}" for c in CATEGORIES) + f"{median['tbt_ms']:>10.0f}", flush=True)
