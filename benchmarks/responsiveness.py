@@ -117,11 +117,11 @@ COUNT = """async (text) => {
     return { count, longest };
 }"""
 
-QUIET = """async ([snapshotURL]) => {
+QUIET = """async ([snapshot]) => {
   const start = document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href;
   const { startSim } = await import(start);
   let last = performance.now(), restartedAfter = null;
-  const client = startSim(self.specdecSimBoot.settings, { snapshotURL, restartAfterMs: 1500,
+  const client = startSim(self.specdecSimBoot.settings, { snapshot, restartAfterMs: 1500,
     onProgress: (stage) => { if (stage === 'restarted') restartedAfter = performance.now() - last; last = performance.now(); },
     onTimings: () => { last = performance.now(); } });
   await client.ready;

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from helpers.benchpage import LIVE, LOAD_DEBUG_HOOKS, PYODIDE_TIMEOUT_MS
 from helpers.loopback import LoopbackSite
+from helpers.run_warnings import FirefoxStall
 from helpers.service_worker import KEPT
 
 
@@ -62,11 +63,6 @@ def site(built_site):
     request is then refused, as with the network off)."""
     with LoopbackSite(built_site) as served:
         yield served
-
-
-class FirefoxStall(UserWarning):
-    """Firefox's own stall met in a smoke run and got round (test_firefox_goes_live_steps_and_works_offline):
-    each time is said in the run's warnings summary."""
 
 
 def check(phases: dict, started: float) -> None:
