@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "benchmarks")]
 
 from browser_perf import LAUNCH_FLAGS, chromium, describe  # noqa: E402
+from helpers.benchpage import DEBUG_MODULE  # noqa: E402
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 TIMEOUT_MS = 120_000
@@ -118,8 +119,7 @@ COUNT = """async (text) => {
 }"""
 
 QUIET = """async ([snapshot]) => {
-  const start = document.querySelector('link[rel=modulepreload][href*="sim-start.js"]').href;
-  const { startSim } = await import(start);
+  const { startSim } = await import(DEBUG_MODULE);
   let last = performance.now(), restartedAfter = null;
   const client = startSim(self.specdecSimBoot.settings, { snapshot, restartAfterMs: 1500,
     onProgress: (stage) => { if (stage === 'restarted') restartedAfter = performance.now() - last; last = performance.now(); },
@@ -127,7 +127,7 @@ QUIET = """async ([snapshot]) => {
   await client.ready;
   client.stop();
   return restartedAfter;
-}"""
+}""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 GRACE = """async () => {
   const { inflateElsewhere, GRACE_MS } = await import(new URL('/static/js/snapshot-inflate.js', location.href).href);
