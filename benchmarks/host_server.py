@@ -205,8 +205,11 @@ class Nginx:
         deadline = time.time() + 10
         while not all(_listening(port) for port in self.ports.values()):
             if self.process.poll() is not None or time.time() > deadline:
-                raise RuntimeError(f"nginx did not start: {self.process.stderr.read().decode() if self.process.stderr else ''}"
-                                   f"{(self.work / 'error.log').read_text() if (self.work / 'error.log').exists() else ''}")
+                self.process.kill()
+                log = self.work / "error.log"
+                why = self.process.stderr.read().decode() + (log.read_text() if log.exists() else "")
+                shutil.rmtree(self.work, ignore_errors=True)
+                raise RuntimeError(f"nginx did not start: {why}")
             time.sleep(0.05)
 
     def requests(self) -> list["Logged"]:
