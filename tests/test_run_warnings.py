@@ -25,7 +25,7 @@ import json, sys, types, warnings
 from xdist.remote import serialize_warning_message
 from xdist.workermanage import unserialize_warning_message
 module, name = sys.argv[1], sys.argv[2]
-if module in sys.modules or module.startswith("helpers."):
+if module.startswith("helpers."):
     cls = getattr(__import__(module, fromlist=[name]), name)
 else:  # a class as a test module would define it, its module known to the worker only
     cls = type(name, (UserWarning,), {"__module__": module})
