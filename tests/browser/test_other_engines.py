@@ -174,6 +174,8 @@ def test_webkit_goes_live_steps_and_works_offline(site, tmp_path):
     engine([WEBKIT_DRIVER, XVFB_RUN], "SPECDEC_NO_WEBKIT", "WebKit")
     from selenium import webdriver
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.client_config import ClientConfig
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
     from selenium.webdriver.support.ui import WebDriverWait
     from selenium.webdriver.webkitgtk.options import Options
 
@@ -181,7 +183,10 @@ def test_webkit_goes_live_steps_and_works_offline(site, tmp_path):
     process, address = webkit_driver(tmp_path / "config")
     driver = None
     try:
-        driver = webdriver.Remote(command_executor=address, options=Options())
+        # The address goes in a ClientConfig: selenium deprecates it as RemoteConnection's argument,
+        # which is where Remote() puts an address given as a string (a DeprecationWarning per run).
+        connection = RemoteConnection(client_config=ClientConfig(remote_server_addr=address))
+        driver = webdriver.Remote(command_executor=connection, options=Options())
         driver.set_window_size(1280, 900)
         launched = time.monotonic() - started
 
