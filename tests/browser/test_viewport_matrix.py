@@ -24,6 +24,9 @@ OTHERS = [(820, 1180), (1024, 768), (1280, 800), (1366, 657), (1440, 790), (1536
 FRAMES = [(w, h, True) for w, h in PHONES] + [(w, h, False) for w, h in OTHERS]
 BESIDE_THE_TEXT = {"width": 900, "height": 560}  # frames.css: the bench beside the text from here
 
+# The controls of the bench's link row (the link to the bench's state, the embed button).
+TAP_TARGETS = ("#b .b-share a", "#b .b-share button")
+
 # The machine drawing the reader sees (the bench's machine, or on a phone the compact one), its
 # box, the smallest size its lettering renders at, and what scrolls where it should not.
 MEASURE = """() => {
@@ -55,8 +58,14 @@ MEASURE = """() => {
     };
     out.scrolling = [...document.querySelectorAll('.layout .bench, .layout .bench *')].filter(scrolls)
         .map((e) => e.className || e.tagName);
+    // The bench's link row: each control a tap target of 24 x 24 px or more (WCAG 2.5.8). The link
+    // is small print between other controls, with too little room around it to be smaller
+    // (Lighthouse's axe-core: target-size).
+    out.smallTargets = [...document.querySelectorAll(TAP_TARGETS)].filter(shown).map((e) => [e, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width > 0 && (r.width < 23.95 || r.height < 23.95))
+        .map(([e, r]) => `${e.className || e.textContent.trim()}: ${r.width.toFixed(1)} x ${r.height.toFixed(1)}`);
     return out;
-}"""
+}""".replace("TAP_TARGETS", repr(", ".join(TAP_TARGETS)))
 
 
 # Each tab opened in turn through the bench's API: the smallest lettering of every drawing shown
@@ -149,6 +158,7 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
         assert m is not None, f"{where}: no machine drawing on screen"
         assert m["top"] >= -0.5 and m["bottom"] <= got["ih"] + 0.5 and m["left"] >= -0.5 and m["right"] <= got["iw"] + 0.5, (where, m)
         assert got["sw"] <= got["iw"], (where, got["sw"], got["iw"])
+        assert got["smallTargets"] == [], (where, got["smallTargets"])
         if beside:
             assert got["labels"] > 0 and got["smallest"] >= MIN_PX - 0.05, (where, got["smallest"])  # lettered, 12 px up
             assert got["scrolling"] == [], (where, got["scrolling"])
