@@ -180,9 +180,9 @@ def test_tubes_converge_to_p_on_a_pasted_text(own_bench):
 
 def test_counting_sends_nothing_keeps_the_page_responsive_and_reports_its_stages(own_bench):
     """The longest text allowed: no request while it is counted (the text never leaves the
-    page), the page's thread runs a task between every two stages of the count, and the stages
-    are shown in order. (How long the page's thread is ever kept from running, against how long
-    the count takes: benchmarks/owntext_benchmark.py.)"""
+    page), the page's thread runs a task queued as the count begins before the count ends, and
+    the stages are shown in order. (How long the page's thread is ever kept from running, against
+    how long the count takes: benchmarks/owntext_benchmark.py.)"""
     page = own_bench("zh")
     requests = []
 
@@ -192,8 +192,8 @@ def test_counting_sends_nothing_keeps_the_page_responsive_and_reports_its_stages
     page.on("request", seen)
     paste(page, (own_text("prose.zh") * 700)[:200_000])
     # Each stage shown queues a task on the page's thread (a timer of 0 ms), which records how
-    # many stages had been shown when it ran. A count that held the page's thread from one stage
-    # to the next, or to its end, would run those tasks only after the stages that follow.
+    # many stages had been shown when it ran. A count on the page's thread would run the task
+    # queued as it begins only after its last stage.
     page.evaluate("""() => {
         window.ownProbe = { stages: [], ran: [] };
         const stage = document.querySelector('.b-own__stage');
@@ -219,13 +219,12 @@ def test_counting_sends_nothing_keeps_the_page_responsive_and_reports_its_stages
     assert [s for s in probe["stages"] if s] == expected
     # The worker says "tokens" as it takes the text, then each stage as it begins, and "models"
     # when the counting is done; the page then draws the bench on them ("view"). The task queued
-    # as each stage from "tokens" to "trigram" was shown ran before the next stage was shown: the
-    # page's thread was free all through the counting.
+    # as "tokens" was shown ran before "models" was: the page's thread was free during the count.
+    # (Not stage by stage: on a busy machine the page's thread may wake to find two stages'
+    # messages waiting, queued before its task, and run them first, as it should.)
     shown = {text: index for index, text in enumerate(probe["stages"]) if text}
     ran = dict(probe["ran"])
-    for name, after in zip(names[1:5], names[2:6]):
-        at = shown[words[f"b_own_stage_{name}"]]
-        assert ran[at] <= shown[words[f"b_own_stage_{after}"]], (name, probe)
+    assert ran[shown[words["b_own_stage_tokens"]]] <= shown[words["b_own_stage_models"]], probe
 
 
 def test_the_text_is_not_linked_or_stored_and_a_link_asks_for_it(own_bench, new_page, site_url):
