@@ -2,6 +2,7 @@
 
 import pytest
 from helpers.benchpage import build_platform, without_python
+from helpers.page_requests import requests_until_now
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +43,7 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
 
 
 def assert_only_own_host(page, site_url):
-    page.wait_for_load_state("networkidle")
-    foreign = [u for u in page.requests_seen if not u.startswith(site_url)]
+    foreign = [u for u in requests_until_now(page) if not u.startswith(site_url)]
     assert not foreign, foreign
 
 
