@@ -8,6 +8,11 @@ from pathlib import Path
 
 import pytest
 from helpers.benchpage import DEBUG_HOOKS, DESKTOP, PHONE
+from playwright.sync_api import expect
+
+# Playwright's expect() waits 5 s by default for what it asserts, Playwright's other waits 30 s: on
+# a busy machine a click's answer can take longer than 5 s to draw, so expect() waits as long.
+expect.set_options(timeout=30_000)
 
 LAUNCH_FLAGS = [
     "--no-sandbox",
