@@ -38,6 +38,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitebuild import header_rules  # the built _headers as the hosts read it (browser_perf.py puts the repository on sys.path)
+
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 MODULES = Path("/usr/lib/nginx/modules")
 PROTOCOLS = {"h1": "HTTP/1.1 + gzip", "h2": "HTTP/2 + brotli"}
@@ -109,25 +111,11 @@ def precompress(site: Path, cache: Path = CACHE) -> None:
             shutil.copyfile(kept, path.with_name(path.name + ".br"))
 
 
-def _headers_rules(site: Path) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The built _headers: (pattern, headers) per rule, in order."""
-    rules, current = [], None
-    for line in (site / "_headers").read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if not line.startswith((" ", "\t")):
-            current = (line.strip(), [])
-            rules.append(current)
-        else:
-            name, _, value = line.strip().partition(":")
-            current[1].append((name.strip(), value.strip()))
-    return rules
-
-
 def _locations(site: Path) -> str:
     """One nginx location per _headers rule (each rule is one top-level file or folder)."""
     blocks = []
-    for pattern, headers in _headers_rules(site):
+    for rule in header_rules.parse((site / "_headers").read_text(encoding="utf-8")):
+        pattern, headers = rule.pattern, rule.headers
         if ":" in pattern.split("/")[-1]:  # Netlify's placeholders (/py/:p1): the /py/* rule says the same
             continue
         add = "".join(f'        add_header {name} "{value}" always;\n' for name, value in headers)
