@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from html import escape
+from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 from mdit_py_plugins.container import container_plugin
@@ -34,6 +37,57 @@ UNRENDERED = (
 )
 
 
+@dataclass(frozen=True)
+class TableName:
+    """How a table's scrolling region is named in one language: its column headings, joined and
+    worded by the language's strings.toml (table_region, table_region_join; render.py reads them).
+    The default, for a caller without a language, is the headings alone."""
+
+    words: str = "{columns}"
+    join: str = "; "
+
+
+# A table wider than a phone's column scrolls sideways inside this region (site.css), which the
+# keyboard reaches (WCAG 2.1.1): Tab focuses it, the arrow keys scroll it. Every table gets it, not
+# only those that overflow: whether one does depends on the reader's window and font, which the
+# build cannot know, and a tab stop on a table that fits costs a keypress, while a table that
+# scrolls out of the keyboard's reach hides its columns. The name tells a screen reader what the
+# region holds: the table's column headings (Markdown tables have no caption).
+TABLE_REGION = '<div class="table-scroll" role="region" tabindex="0" aria-label="{name}">\n'
+
+
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def text_of(html: str) -> str:
+    """What a heading cell's HTML reads as, in plain text (a formula's MathML: its symbols)."""
+    parser = _Text()
+    parser.feed(html)
+    return " ".join("".join(parser.parts).split())
+
+
+def _table_open(self, tokens, idx, options, env):
+    headings = []
+    for token in tokens[idx:]:
+        if token.type == "thead_close":
+            break
+        if token.type == "inline":
+            headings.append(text_of(self.renderInline(token.children or [], options, env)))
+    name: TableName = env.get("table_name") or TableName()
+    label = name.words.format(columns=name.join.join(h for h in headings if h))
+    return TABLE_REGION.format(name=escape(label, quote=True)) + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self, tokens, idx, options, env):
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
 def check_rendered(tokens, first_line: int) -> None:
     """Refuse text that would reach the page with its Markdown unrendered (UNRENDERED)."""
     for token in tokens:
@@ -57,6 +111,8 @@ def renderer() -> MarkdownIt:
     md.use(dollarmath_plugin, allow_digits=False, allow_labels=False, renderer=render_math)
     for name in CONTAINERS:
         md.use(container_plugin, name=name)
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
     return md
 
 
@@ -77,8 +133,9 @@ def _math_with_lines(tokens) -> list[tuple[str, str, int]]:
 
 
 @lru_cache(maxsize=1024)
-def to_html(text: str, first_line: int = 1) -> str:
-    """HTML for Markdown text that starts at first_line of its file; a bad formula names its line."""
+def to_html(text: str, first_line: int = 1, table_name: TableName = TableName()) -> str:
+    """HTML for Markdown text that starts at first_line of its file; a bad formula names its line.
+    table_name: how each table's scrolling region is named in the text's language."""
     md = renderer()
     tokens = md.parse(text)
     for latex, display, line in _math_with_lines(tokens):
@@ -90,7 +147,7 @@ def to_html(text: str, first_line: int = 1) -> str:
     for token in tokens:
         if token.type == "inline" and token.children:
             token.children = keep_closing_punctuation(token.children)
-    return md.renderer.render(tokens, md.options, {})
+    return md.renderer.render(tokens, md.options, {"table_name": table_name})
 
 
 def _html(content: str):

@@ -19,7 +19,7 @@ from .errors import Namespace, boundary
 from .figures.serving import quoted_numbers_digest
 from .frontmatter import load_toml
 from .references import Sources, quoted_figures
-from .sections import render_section
+from .sections import render_section, table_name
 
 REPO = Path(__file__).resolve().parent.parent
 FIGURES_CODE = REPO / "sitebuild" / "figures"
@@ -170,7 +170,8 @@ def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
                 "canonical": pages.full_page_url(site["base_url"], lang) or "",
             },
         }
-        sections = [render_section(s, values) for s in language_content.sections]
+        tables = table_name(language_content.strings)
+        sections = [render_section(s, values, tables=tables) for s in language_content.sections]
         for section, shown in zip(language_content.sections, sections):
             shown["try"] = tryit.render(section, values, spec) if (section.is_chapter or "try" in section.meta) else None
         # The bench quotes the papers' figures too (its alpha-against-temperature line): bench.paper.NAME.

@@ -10,15 +10,16 @@ from markupsafe import Markup
 
 from .content import Section
 from .errors import boundary
-from .markdown import to_html
+from .markdown import TableName, to_html
 from .templating import content_template
 
 
 class Piece:
     """One field of a section, rendered in the boundary of its own file line."""
 
-    def __init__(self, section: Section, page: str | None, key: str, occurrence: int = 0):
-        self.section, self.page = section, page
+    def __init__(self, section: Section, page: str | None, key: str, occurrence: int = 0,
+                 table_name: TableName = TableName()):
+        self.section, self.page, self.table_name = section, page, table_name
         if key == "body":
             self.line = section.body_line
         else:
@@ -31,7 +32,7 @@ class Piece:
 
     def markdown(self, text: str) -> Markup:
         with boundary(self.page, self.section.path, self.line):
-            return Markup(to_html(text, self.line))
+            return Markup(to_html(text, self.line, self.table_name))
 
     def inline(self, text: str) -> Markup:
         """Markdown for a one-line field (a caption, an FAQ answer) without the wrapping <p>."""
@@ -41,9 +42,15 @@ class Piece:
         return Markup(html)
 
 
-def render_section(section: Section, values: dict, page: str | None = None) -> dict:
-    """Everything a template needs to show one section."""
-    body = Piece(section, page, "body")
+def table_name(strings) -> TableName:
+    """How the chapters' tables' regions are named in one language (its strings.toml)."""
+    return TableName(strings["table_region"], strings["table_region_join"])
+
+
+def render_section(section: Section, values: dict, page: str | None = None,
+                   tables: TableName = TableName()) -> dict:
+    """Everything a template needs to show one section; tables: how its tables' regions are named."""
+    body = Piece(section, page, "body", table_name=tables)
     title = Piece(section, page, "title")
     out = {
         "anchor": section.anchor,

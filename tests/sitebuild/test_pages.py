@@ -2,12 +2,15 @@
 
 import json
 import re
+import tomllib
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from sitebuild.runtime import contract
 
+REPO = Path(__file__).resolve().parents[2]
 PAGES = ["en/specdec/index.html", "zh/specdec/index.html", "embed/en/specdec/index.html", "embed/zh/specdec/index.html"]
 PLACEHOLDER = re.compile(r"\b(placeholder|lorem ipsum|TODO|TBD|FIXME|XXX)\b|待写|占位", re.I)
 
@@ -168,3 +171,60 @@ def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site,
         assert boot[f"data-{contract.attribute(field.name)}"], field.name
     assert json.loads(boot["data-contract"]) == contract.page_contract()
     assert not [a for a in links.body_attrs if a.startswith(("data-worker", "data-snapshot", "data-lang"))]
+
+
+# Tables that never scroll sideways, so need no region of their own: each is laid out as a table
+# (bench.css: display: table), whose box cannot scroll, in a panel it fits at every width.
+NOT_SCROLLING = {
+    "b-tube-table": "the tubes' counts: the panel's width, short numbers (bench.css)",
+    "b-exact-table": "the exactness view in words, visually hidden (_exact.html)",
+    "b-bridge-table": "the bridge in words, visually hidden (_bridge.html)",
+}
+
+
+class TableParents(HTMLParser):
+    """Each <table>, its class and its parent's attributes (the element opened just before it with
+    nothing closed in between; None when something was), and every id on the page."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.ids, self._open = [], set(), None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "table":
+            self.tables.append((attrs.get("class") or "", self._open))
+        self._open = attrs
+
+    def handle_endtag(self, tag):
+        self._open = None
+
+
+@pytest.mark.parametrize("route", PAGES)
+def test_every_table_scrolls_in_a_region_the_keyboard_reaches(built_site, route):
+    """A table wider than a phone's column scrolls sideways; its parent, not the table, is what
+    scrolls (site.css, race.css), and a keyboard must reach it (WCAG 2.1.1, axe-core's
+    scrollable-region-focusable): a region in the tab order with a name. The chapters' tables
+    (sitebuild/markdown.py) are named in the page's language by their column headings."""
+    page = TableParents()
+    page.feed((built_site / route).read_text(encoding="utf-8"))
+    chapters = [parent for _, parent in page.tables if parent and parent.get("class") == "table-scroll"]
+    assert chapters, page.tables  # the chapters have tables (exact, serving, further)
+    unreached = []
+    for cls, parent in page.tables:
+        if cls in NOT_SCROLLING:
+            continue
+        parent = parent or {}
+        labelled = parent.get("aria-labelledby", "").split()
+        named = parent.get("aria-label", "").strip() or (labelled and all(i in page.ids for i in labelled))
+        if not (parent.get("role") == "region" and parent.get("tabindex") == "0" and named):
+            unreached.append((cls or "a chapter's table", parent))
+    assert not unreached
+    lang = route.split("/")[-3]
+    strings = tomllib.loads((REPO / "site" / lang / "strings.toml").read_text(encoding="utf-8"))
+    words = strings["table_region"].split("{columns}")[0]
+    for parent in chapters:
+        label = parent["aria-label"]
+        assert label.startswith(words) and len(label) > len(words) + 2, label
