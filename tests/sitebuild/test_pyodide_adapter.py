@@ -7,6 +7,7 @@ global at most once, in its adapter."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import subprocess
@@ -78,12 +79,19 @@ def pattern(name: str) -> re.Pattern:
     return re.compile(start + re.escape(name) + end, re.I if name.startswith("0x") else 0)
 
 
+@functools.lru_cache(maxsize=None)
+def text_of(rel: str) -> str:
+    """A file's text, read once for every name looked for in it (lines end in \n alone)."""
+    return "\n".join((REPO / rel).read_text(encoding="utf-8", errors="replace").splitlines())
+
+
 def places(name: str, files: list[str]) -> list[str]:
+    """Where the name is written: "file:line" for each line of files that has it."""
     found = []
     for rel in files:
-        for number, line in enumerate((REPO / rel).read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if pattern(name).search(line):
-                found.append(f"{rel}:{number}")
+        text = text_of(rel)
+        lines = sorted({text.count("\n", 0, hit.start()) + 1 for hit in pattern(name).finditer(text)})
+        found += [f"{rel}:{number}" for number in lines]
     return found
 
 
