@@ -153,6 +153,8 @@ def page_settings(runtime: dict, root: str) -> dict:
         "lockInfo": runtime["lock_info"],
         "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
         "snapshotToken": runtime["token"],
+        "decoder": (f"{root}static/js/snapshot-inflate-worker.js?v={runtime['static']['js/snapshot-inflate-worker.js']}"
+                    if runtime["snapshots"] else ""),
         "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
         "sizes": {lang: {
             **{name: sizes[name] for name in assets.PYODIDE_FILES},

@@ -32,6 +32,9 @@ class Field:
     doc: str
     message: bool = True  # in the start message (False: the page's alone)
     per_lang: bool = False  # the page's language's value (snapshots, models and sizes are per language)
+    # A worker's script that the page starts beside the sim worker, posting the sim worker a port to
+    # it as {type: "port", name, port} (sim-boot.js says why); empty: none is started.
+    port: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ FIELDS = (
     Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
           per_lang=True),
     Field("snapshotToken", "text", "the build's token, which the snapshot must carry"),
+    Field("decoder", "url", "the snapshot's decoding worker (`snapshot-inflate-worker.js`), which the page starts "
+                            "beside the sim worker, posting it a port to it (empty: a build without snapshots)", port=True),
     Field("model", "url", "the language's model (the fallback's)", per_lang=True),
     Field("lang", "text", "the page's language, which the snapshot must be made for"),
     Field("sizes", "json", "the bytes of each file the worker may fetch, by the names its loading message counts "
@@ -119,6 +124,9 @@ MESSAGES = (
     ("page → worker", "`{type: \"start\", contract, ...fields}`", "the start message: every start field marked "
      "for it (addresses made absolute) and the contract's names; also the worker's `name`, which it reads as its "
      "module runs (a posted message is handed over only once the page's thread is free)"),
+    ("page → worker", "`{type: \"port\", name, port}`", "a port to the worker the page started beside the sim "
+     "worker for the start field `name` (one marked port: the snapshot's decoder), when the start message names "
+     "one (`port` null: it could not be started); it may come before the start message"),
     ("worker → page", "`{type: \"mark\", name, at}`", "a step of the start done (`at`: milliseconds on "
      "`performance.timeOrigin`'s clock)"),
     ("worker → page", "`{type: \"progress\", stage, loaded, total, reason?}`", "the start's stage and the bytes so far"),
@@ -141,7 +149,7 @@ def attribute(name: str) -> str:
 def page_contract() -> dict:
     """What the page reads (JSON in the boot script's data-contract)."""
     return {
-        "fields": [{"name": f.name, "kind": f.kind, "message": f.message} for f in FIELDS],
+        "fields": [{"name": f.name, "kind": f.kind, "message": f.message, "port": f.port} for f in FIELDS],
         "stages": [s.name for s in STAGES],
         "marks": [name for name, _ in MARKS],
         "failures": [f.code for f in FAILURES],

@@ -124,15 +124,15 @@ def firefox_smoke(built_site: Path, work: Path) -> dict:
 
 def test_firefox_goes_live_steps_and_works_offline(built_site, tmp_path):
     """Firefox ESR 153 on a loaded machine now and then never returns from `new Worker()` called in
-    a worker: the sim worker, starting the snapshot's decoding worker (snapshot-inflate.js), stops
-    there for good, heartbeat and all, and the page's watchdog starts the start again in a fresh
-    worker after 12 s of quiet (sim-client.js), which goes live (about 1 start in 45 under
-    `stress-ng --cpu 2 --hdd 1`). It is Firefox's own: benchmarks/firefox_worker_stall.py shows it
-    on a page with no code of this project. After it, the same Firefox's offline reload can fail
-    (NS_ERROR_INTERCEPTION_FAILED, the service worker's answer never given) or hang. So: the page's
-    restart online is allowed; a run that fails after that stall is run once more, whole, in a
-    fresh Firefox and profile, which must pass; any other failure, or a second one, fails; and each
-    of these is reported as a FirefoxStall warning in the run's summary."""
+    a worker, whose thread then stops for good (benchmarks/firefox_worker_stall.py shows it on a
+    page with no code of this project); the page therefore starts the snapshot's decoding worker
+    itself, beside the sim worker (sim-boot.js), and the sim worker starts none. Should a start go
+    quiet all the same, the page's watchdog starts it again in a fresh worker after 12 s
+    (sim-client.js), and after such a stall the same Firefox's offline reload has failed
+    (NS_ERROR_INTERCEPTION_FAILED) or hung. So: the page's restart online is allowed; a run that
+    fails after one is run once more, whole, in a fresh Firefox and profile, which must pass; any
+    other failure, or a second one, fails; and each of these is reported as a FirefoxStall warning
+    in the run's summary."""
     engine([FIREFOX], "SPECDEC_NO_FIREFOX", "Firefox")
     started = time.monotonic()
     try:

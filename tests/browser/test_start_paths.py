@@ -345,6 +345,7 @@ BY_HAND = """async ([prefix, how]) => {
   const { startSim } = await import(SIM_START);
   const { startMessage: message, workerURL } = startSim(self.specdecSimBoot.settings, { autostart: false });
   const worker = new Worker(workerURL, how === 'name' ? { type: 'module', name: JSON.stringify(message) } : { type: 'module' });
+  const helpers = self.specdecSimBoot.startPortWorkers(worker, message); // the snapshot's decoder, as the page's client starts it
   const replies = [];
   let ready = null;
   const answer = new Promise((resolve, reject) => {
@@ -362,7 +363,8 @@ BY_HAND = """async ([prefix, how]) => {
   if (how === 'message') worker.postMessage(message);
   const start = await answer;
   worker.terminate();
-  return { start, timings: ready.timings, readies: replies.filter((t) => t === 'ready').length };
+  helpers.forEach((helper) => helper.terminate());
+  return { start, timings: ready.timings, readies: replies.filter((t) => t === 'ready').length, helpers: helpers.length };
 }""".replace("SIM_START", SIM_START)
 TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-wasm-instantiated",
            "worker-delta-undone", "worker-restored", "worker-ready"]
@@ -375,7 +377,7 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
     expected = cpython_start(built_site, "en")
     for how in ("name", "message"):
         got = page.evaluate(BY_HAND, [PREFIX["en"], how])
-        assert got["start"] == expected and got["readies"] == 1, how
+        assert got["start"] == expected and got["readies"] == 1 and got["helpers"] == 1, how
         times = [got["timings"][name] for name in TIMINGS]
         assert times == sorted(times), (how, got["timings"])  # the parts in the order they depend on each other
     # The page's own client names its worker so: it started before any message could reach it.

@@ -42,6 +42,33 @@ self.specdecSimBoot = (() => {
     return message;
   }
 
+  // The workers the contract's `port` fields name (the snapshot's decoding worker,
+  // snapshot-inflate-worker.js), each started here on the page beside the sim worker when the
+  // start message names it, and the sim worker's end of a channel to it posted as {type: "port",
+  // name, port} (port null when it could not be started: the sim worker then does without).
+  // Started here, not by the sim worker: Firefox ESR 153 under load now and then never returns
+  // from `new Worker()` called in a worker, whose thread then stays there for good
+  // (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none when the page starts the second
+  // worker). Returns the workers started, for the client to end once the start is over.
+  function startPortWorkers(worker, message) {
+    const started = [];
+    for (const { name, port: isPort } of contract ? contract.fields : []) {
+      if (!isPort || !message[name]) continue;
+      let port = null;
+      try {
+        const helper = new Worker(message[name], { type: "module" });
+        started.push(helper);
+        const channel = new MessageChannel();
+        helper.postMessage({ port: channel.port1 }, [channel.port1]);
+        port = channel.port2;
+      } catch (error) {
+        port = null; // the sim worker does without it
+      }
+      worker.postMessage({ type: "port", name, port }, port ? [port] : []);
+    }
+    return started;
+  }
+
   // The worker started here, and everything it said before the page's client took it over.
   let started = null;
   if (contract && settings.worker && typeof WebAssembly === "object" && typeof Worker === "function") {
@@ -56,21 +83,22 @@ self.specdecSimBoot = (() => {
           heard.push([kind, event]);
         };
       }
-      started = { worker, heard, url: wanted.worker, name };
+      started = { worker, heard, url: wanted.worker, name, helpers: startPortWorkers(worker, JSON.parse(name)) };
     } catch (error) {
       started = null; // the client starts its own, and reports what goes wrong then
     }
   }
 
-  // The worker started here, for a client that would start the very same one: {worker, heard}
-  // (heard: [kind, event] pairs to hand to the client's own handlers, in order), once; else null.
+  // The worker started here, for a client that would start the very same one: {worker, heard,
+  // helpers} (heard: [kind, event] pairs to hand to the client's own handlers, in order; helpers:
+  // the workers started beside it), once; else null.
   function take(workerURL, message) {
     if (!started || workerURL !== started.url || JSON.stringify(message) !== started.name) return null;
     const taken = started;
     started = null;
     for (const kind of EVENTS) taken.worker["on" + kind] = null;
-    return { worker: taken.worker, heard: taken.heard };
+    return { worker: taken.worker, heard: taken.heard, helpers: taken.helpers };
   }
 
-  return { settings, contract, options, startMessage, take };
+  return { settings, contract, options, startMessage, take, startPortWorkers };
 })();

@@ -10,11 +10,10 @@
 // the bench subscribes later with listen() and hears the latest status at once.
 //
 // A start that goes quiet (no progress message and no mark of the worker's for RESTART_MS) is
-// started again once, in a fresh worker, before the reader is told anything: Firefox ESR 153 under
-// load now and then never returns from `new Worker()` called in a worker (the snapshot's decoding
-// worker, snapshot-inflate.js), and the worker's thread stays there for good (about 1 start in 45
-// of its smoke test beside stress-ng; benchmarks/firefox_worker_stall.py shows it with no code of
-// ours); a second worker goes on. The page marks it (stage "restarted").
+// started again once, in a fresh worker, before the reader is told anything (a worker's thread can
+// stop for good: Firefox ESR 153 under load now and then never returns from `new Worker()` called
+// in a worker, which is why the page, not the sim worker, starts the snapshot's decoding worker:
+// sim-boot.js); a second worker goes on. The page marks it (stage "restarted").
 
 const RESTART_MS = 12_000;
 const STALL_MS = 60_000;
@@ -53,6 +52,7 @@ export class SimClient {
     this.pending = new Map();
     this.nextId = 1;
     this.worker = null;
+    this.helpers = []; // the workers the page starts beside it (sim-boot.js: the snapshot's decoder)
     this.ready = new Promise(() => {});
     this.lastMark = null; // the worker's last step of its start: {name, at}
     if (autostart) this.start();
@@ -100,6 +100,7 @@ export class SimClient {
       // that cannot read its name.
       taken = this.boot.take(this.workerURL, this.startMessage);
       this.worker = taken ? taken.worker : new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
+      this.helpers = taken ? taken.helpers : this.boot.startPortWorkers(this.worker, this.startMessage);
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));
     }
@@ -130,7 +131,15 @@ export class SimClient {
     clearInterval(this.watchdog);
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.endHelpers();
     this.rejectPending(new SimFailure("died", "the worker was stopped"));
+  }
+
+  // The workers started beside the sim worker (the snapshot's decoder) have done their part once
+  // the start is over (ready or failed) or the worker is thrown away.
+  endHelpers() {
+    for (const helper of this.helpers) helper.terminate();
+    this.helpers = [];
   }
 
   // A start that stops reporting progress (a download cut off inside Pyodide) is named as such.
@@ -153,6 +162,7 @@ export class SimClient {
     this.restarted = true;
     this.onProgress("restarted", {});
     this.worker.terminate();
+    this.endHelpers();
     this.spawn();
   }
 
@@ -172,6 +182,7 @@ export class SimClient {
     clearInterval(this.watchdog);
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.endHelpers();
     this.rejectPending(failure);
     this.rejectReady(failure);
     this.status({ state: "failed", code, detail: failure.detail, seconds });
@@ -200,6 +211,7 @@ export class SimClient {
       this.started = true;
       this.via = message.via; // "snapshot" or "wheel": how the worker started Python
       clearInterval(this.watchdog);
+      this.endHelpers();
       this.onTimings(message.timings || {});
       this.resolveReady(message.runtime);
       return this.status({ state: "ready", runtime: message.runtime, via: message.via });

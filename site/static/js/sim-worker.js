@@ -43,6 +43,19 @@ let stage = "download"; // then "start"; on the fallback "fallback", "package", 
 let starting = null; // the one start, from the worker's name or from the start message
 // The first of the start's requests that got no answer at all (a network error), for its failure.
 let unanswered = null;
+// The ports to the workers the page starts beside this one for the start message's `port` fields
+// (the snapshot's decoder, `decoder`: sim-boot.js says why), each posted as {type: "port", name,
+// port}, maybe before the start message (port null: the page could not start it). portTo(name):
+// a promise of it.
+const ports = new Map();
+function portEntry(name) {
+  if (!ports.has(name)) {
+    let given;
+    ports.set(name, { promise: new Promise((resolve) => { given = resolve; }), given });
+  }
+  return ports.get(name);
+}
+const portTo = (name) => portEntry(name).promise;
 // When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
 // so the page can place them on its own timeline): each posted as it is done ({type: "mark"}:
 // a start that stalls can say how far it got) and all of them with "ready", for the benchmarks.
@@ -93,7 +106,8 @@ function progress(next, extra) {
 // {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
 // from its frame header, or null; bytes with the snapshot.
 // wasmBytes: (a promise of) the .wasm's bytes, whose data image is XORed back in there too.
-function decodeSnapshot(request, meter, wasmBytes) {
+// decoder: a promise of the port to the decoding worker the page started, or null (none: started here).
+function decodeSnapshot(request, meter, wasmBytes, decoder) {
   const counted = request.then((response) => {
     if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
     return response.body.pipeThrough(new TransformStream({
@@ -106,7 +120,7 @@ function decodeSnapshot(request, meter, wasmBytes) {
   const size = counted.then(([probe]) => firstChunkSize(probe));
   const bytes = counted.then(async ([, data]) => {
     try {
-      const all = await inflateElsewhere(data, wasmBytes);
+      const all = await inflateElsewhere(data, wasmBytes, decoder);
       mark("worker-snapshot-read");
       return all;
     } catch (error) {
@@ -146,7 +160,7 @@ async function fetchText(url, meter, name) {
 // Pyodide's restore decodes text from it, and TextDecoder takes no resizable buffer.) Without the
 // size it waits for the bytes.
 async function startFromSnapshot(start, python, request) {
-  const snapshot = decodeSnapshot(request, meter, python.wasm.bytes);
+  const snapshot = decodeSnapshot(request, meter, python.wasm.bytes, start.decoder ? portTo("decoder") : null);
   const memory = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
   memory.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const filled = Promise.all([memory, snapshot.bytes]).then(([target, bytes]) => {
@@ -275,6 +289,11 @@ function selfStart() {
 }
 
 self.onmessage = async (event) => {
+  if (event.data.type === "port") {
+    const { name, port } = event.data;
+    portEntry(name).given(port);
+    return;
+  }
   const message = event.data;
   if (message.type === "start") {
     await startOnce(message);

@@ -9,10 +9,12 @@
 // and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
 // the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
 // not answered GRACE_MS after the last chunk, they are decoded here as well and the first answer
-// wins. (A worker that fails to load, or never answers, does not cost the snapshot. Firefox ESR
-// 153 under load now and then never returns from this module's `new Worker()` in the sim worker:
-// sim-client.js starts the start again after 12 s of quiet.) Where no worker can be started, the
-// same code decodes here.
+// wins. (A worker that fails to load, or never answers, does not cost the snapshot.) On the page
+// the decoding worker is the page's: Firefox ESR 153 under load now and then never returns from
+// `new Worker()` called in a worker (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none
+// when the page starts the second worker), so sim-boot.js starts it beside the sim worker and
+// hands the sim worker a port to it. Without one (a client of the module's own, Node) this module
+// starts it; where no worker can be started, the same code decodes here.
 
 import { answerDataAddresses } from "./pyodide-adapter.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
@@ -92,48 +94,69 @@ async function readAll(stream) {
   return all;
 }
 
+// The decoding worker's script, for the page to start (sim-boot.js) or this module.
+export const decoderScript = () => new URL("./snapshot-inflate-worker.js", import.meta.url).href;
+
 // inflate(stream, wasm) on the decoding worker's thread, or on this one where it cannot be (or has
 // not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept here in
 // case it fails), its undoing the delta too takes that work off the thread that instantiates the
 // .wasm, where it had followed the instantiation (25-60 ms of a warm visit's critical path).
-export async function inflateElsewhere(stream, wasm = null) {
+// port: null (this module starts the worker), or a promise of a MessagePort to the worker the page
+// started (null: the page could not start one). The stream is read on while the port comes.
+export async function inflateElsewhere(stream, wasm = null, port = null) {
+  const read = collect(stream);
   let worker;
   try {
-    worker = new Worker(new URL("./snapshot-inflate-worker.js", import.meta.url), { type: "module" });
+    worker = port ? await port : new Worker(decoderScript(), { type: "module" });
   } catch {
-    return inflate(stream, wasm);
+    worker = null;
   }
+  if (!worker) return inflate(await read.all(), wasm);
   Promise.resolve(wasm).then(
     (bytes) => worker.postMessage({ wasm: bytes || null }),
     (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
   const answer = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data.bytes ? resolve(data.bytes) : reject(new Error(data.error)));
-    worker.onerror = (event) => {
+    worker.onerror = (event) => { // a Worker's (a port has no errors: the page's client sees its worker's)
       event.preventDefault();
       resolve(null); // no answer will come from it
     };
   });
   answer.catch(() => {}); // awaited below, unless the stream fails first
   try {
-    const chunks = await post(stream, worker);
+    read.forward((chunk) => worker.postMessage({ chunk }));
+    const chunks = await read.chunks;
+    worker.postMessage({ done: true });
     const first = await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, GRACE_MS, null))]);
     if (first) return first;
     const never = new Promise(() => {});
     return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream(), wasm)]);
   } finally {
-    worker.terminate();
+    if (worker.terminate) worker.terminate();
+    else worker.close(); // the page ends its worker once Python is ready (sim-client.js)
   }
 }
 
-// The stream's chunks to the worker (each copied), then {done}; returns the chunks.
-async function post(stream, worker) {
-  const chunks = [];
-  for (const reader = stream.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    worker.postMessage({ chunk: value });
-  }
-  worker.postMessage({ done: true });
-  return chunks;
+// The stream read to its end at once: {chunks} (a promise of them all), all() (a stream of them),
+// forward(post) (each chunk so far, then each as it comes, to post: each is copied there).
+function collect(stream) {
+  const kept = [];
+  let post = null;
+  const chunks = (async () => {
+    for (const reader = stream.getReader(); ;) {
+      const { done, value } = await reader.read();
+      if (done) return kept;
+      kept.push(value);
+      if (post) post(value);
+    }
+  })();
+  chunks.catch(() => {}); // the stream's error reaches whoever awaits the chunks
+  return {
+    chunks,
+    all: async () => new Blob(await chunks).stream(),
+    forward(to) {
+      for (const chunk of kept) to(chunk);
+      post = to;
+    },
+  };
 }
