@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
-from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -56,20 +56,9 @@ class TableName:
 TABLE_REGION = '<div class="table-scroll" role="region" tabindex="0" aria-label="{name}">\n'
 
 
-class _Text(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data):
-        self.parts.append(data)
-
-
 def text_of(html: str) -> str:
     """What a heading cell's HTML reads as, in plain text (a formula's MathML: its symbols)."""
-    parser = _Text()
-    parser.feed(html)
-    return " ".join("".join(parser.parts).split())
+    return Markup(html).striptags()
 
 
 def _table_open(self, tokens, idx, options, env):
