@@ -61,8 +61,8 @@ self.specdecSimBoot = (() => {
         const channel = new MessageChannel();
         helper.postMessage({ port: channel.port1 }, [channel.port1]);
         port = channel.port2;
-      } catch (error) {
-        port = null; // the sim worker does without it
+      } catch {
+        // not started: the port goes as null, and the sim worker does without it
       }
       worker.postMessage({ type: "port", name, port }, port ? [port] : []);
     }

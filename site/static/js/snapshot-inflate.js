@@ -94,9 +94,6 @@ async function readAll(stream) {
   return all;
 }
 
-// The decoding worker's script, for the page to start (sim-boot.js) or this module.
-export const decoderScript = () => new URL("./snapshot-inflate-worker.js", import.meta.url).href;
-
 // inflate(stream, wasm) on the decoding worker's thread, or on this one where it cannot be (or has
 // not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept here in
 // case it fails), its undoing the delta too takes that work off the thread that instantiates the
@@ -107,7 +104,7 @@ export async function inflateElsewhere(stream, wasm = null, port = null) {
   const read = collect(stream);
   let worker;
   try {
-    worker = port ? await port : new Worker(decoderScript(), { type: "module" });
+    worker = port ? await port : new Worker(new URL("./snapshot-inflate-worker.js", import.meta.url), { type: "module" });
   } catch {
     worker = null;
   }
