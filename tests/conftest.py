@@ -35,13 +35,23 @@ def once_per_run(tmp_path_factory, name: str, make: Callable[[Path], None]) -> P
     return out
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml) as one process per core and one more: with one per core, a core
+    idles while its process waits (a first visit's downloads, a service worker's wait for the
+    network, another browser's start), and the extra process fills that time (docs/testing.md).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set (None: pytest-xdist's own reading)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+
+
 # The order the test modules are handed out in (pytest-xdist sends whole modules, in collection
 # order, to whichever process is free: --dist loadscope --no-loadscope-reorder). First the modules
 # that need no built site (no test asks for `built_site`, directly or through another fixture), so
 # that while the first process to need the site builds it (on a fresh clone that includes Pyodide's
-# snapshots, made in Node) the other is busy. Then the modules marked `long` (a rough weight in
+# snapshots, made in Node) the others are busy. Then the modules marked `long` (a rough weight in
 # seconds of one process's time: `pytest.mark.long(seconds)`), longest first, then the other
-# browser modules, and last the many short site checks, so that neither process is left running a
+# browser modules, and last the many short site checks, so that no process is left running a
 # long module alone at the end. The longest `long` module goes before all of them (below).
 SITE_FIXTURES = {"built_site", "site_url", "base_url_site"}
 
@@ -62,7 +72,7 @@ def pytest_collection_modifyitems(items):
         modules.setdefault(Path(item.path), []).append(item)
     ranks = {path: module_rank(tests) for path, tests in modules.items()}
     # The longest module that needs the site goes out first of all: the process that takes it
-    # builds the site at once while the other runs the modules that need none. (Behind them, both
+    # builds the site at once while the others run the modules that need none. (Behind them, both
     # processes reached the site together and one waited for the other's build: 74 s on a fresh
     # clone at load 15.)
     marked_long = [(rank, str(path)) for path, rank in ranks.items() if rank[0] == 1]
