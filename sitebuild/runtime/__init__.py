@@ -143,8 +143,9 @@ def page_settings(runtime: dict, root: str) -> dict:
     pyodide = root + runtime["pyodide"]
     sizes = runtime["sizes"]
     langs = runtime["sizes"]["models"]
+    static = lambda rel: f"{root}static/{rel}?v={runtime['static'][rel]}"  # noqa: E731
     return {
-        "worker": f"{root}static/js/sim-worker.js?v={runtime['static']['js/sim-worker.js']}",
+        "worker": static("js/sim-worker.js"),
         "pyodide": pyodide,
         "pyodideScript": pyodide + "pyodide.mjs",
         "pyodideModule": pyodide + "pyodide.asm.mjs",
@@ -153,8 +154,7 @@ def page_settings(runtime: dict, root: str) -> dict:
         "lockInfo": runtime["lock_info"],
         "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
         "snapshotToken": runtime["token"],
-        "decoder": (f"{root}static/js/snapshot-inflate-worker.js?v={runtime['static']['js/snapshot-inflate-worker.js']}"
-                    if runtime["snapshots"] else ""),
+        "decoder": static("js/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
         "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
         "sizes": {lang: {
             **{name: sizes[name] for name in assets.PYODIDE_FILES},
