@@ -16,7 +16,7 @@ cache lives in memory; measured here, it kept the 5.4 MB snapshot but not the 9.
 pyodide.asm.wasm, which every "warm" visit downloaded again in full, as a reader's browser does not.
 
 Also: the time to text (first contentful paint), the bytes a cold visit transfers per file as a
-host would send them (gzip -6 for text and wasm; .zip, .zst and .whl as they are), the step and
+host would send them (gzip -6 for text and wasm; .zip, .xz and .whl as they are), the step and
 tube-round round trips, and with --build-times the build's time with an empty runtime cache
 (cold) and again with it filled (what a chapter or template edit costs).
 
@@ -78,7 +78,7 @@ BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,  # is
 # Issue 21's trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
 TREE_QUERIES = {"k=3 gamma=4": "candidates=3&gamma=4", "k=3 gamma=4 T=0.7": "candidates=3&gamma=4&temperature=0.7",
                 "k=3 gamma=4 recursive": "candidates=3&gamma=4&rule=recursive"}
-COMPRESSED_AS_IS = (".zip", ".zst", ".whl", ".png", ".woff2")
+COMPRESSED_AS_IS = (".zip", ".xz", ".whl", ".png", ".woff2")
 
 BARE_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title>
 <script type="module" src="bare.js"></script></head><body><p>bare loadPyodide() in a module worker</p></body></html>
@@ -177,7 +177,7 @@ def new_context(playwright, kind: str, hooks: bool = True, flags: list[str] | No
     if hooks:
         context.add_init_script(DEBUG_HOOKS)  # window.specdecBenchTimings (bench/debug.js)
     if kind == "fallback":
-        context.route("**/*.snapshot.zst", lambda route: route.abort())
+        context.route("**/*.snapshot.xz", lambda route: route.abort())
     return context
 
 

@@ -43,7 +43,7 @@ from sitebuild import header_rules  # the built _headers as the hosts read it (b
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 MODULES = Path("/usr/lib/nginx/modules")
 PROTOCOLS = {"h1": "HTTP/1.1 + gzip", "h2": "HTTP/2 + brotli"}
-# What hosts compress (Cloudflare's and Netlify's lists include these); the snapshots (.zst), the
+# What hosts compress (Cloudflare's and Netlify's lists include these); the snapshots (.xz), the
 # stdlib (.zip) and the wheel go as they are.
 COMPRESSED_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
                     "application/wasm", "image/svg+xml", "application/xml", "text/plain", "application/manifest+json")
@@ -135,7 +135,7 @@ error_log {work}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
     include /etc/nginx/mime.types;
-    types {{ text/javascript mjs; application/zstd zst; }}
+    types {{ text/javascript mjs; application/x-xz xz; }}
     default_type application/octet-stream;
     log_format timing '$msec $request_time $bytes_sent $status $server_port "$request_uri"';
     access_log {work}/access.log timing;

@@ -241,7 +241,7 @@ def offline(browser, site: Path, rounds: int) -> None:
 
 
 def timers(shared, site: Path, root: str, rounds: int) -> None:
-    (own,) = site.glob("py/en.*.snapshot.zst")
+    (own,) = site.glob("py/en.*.snapshot.xz")
     quiet, grace = [], []
     for _ in range(rounds):
         page = shared.new_page()
@@ -252,9 +252,9 @@ def timers(shared, site: Path, root: str, rounds: int) -> None:
             if len(asked) > 1:
                 route.continue_(url=root + own.relative_to(site).as_posix())
 
-        page.route("**/py/test-quiet.snapshot.zst", answer_the_second)
+        page.route("**/py/test-quiet.snapshot.xz", answer_the_second)
         page.goto(f"{root}en/specdec/")
-        quiet.append(page.evaluate(QUIET, [f"{root}py/test-quiet.snapshot.zst"]))
+        quiet.append(page.evaluate(QUIET, [f"{root}py/test-quiet.snapshot.xz"]))
         asked[0].abort()  # the request left unanswered, for its worker long gone
         grace.append(page.evaluate(GRACE))
         page.close()

@@ -8,7 +8,7 @@ built _headers) behind a simulated link, answering as a static host does.
   costs on a phone's link.
 - Content-Encoding as a static host applies it: gzip -6 (brotli -q 5 with `brotli=True`, when the
   client accepts it and the brotli module is installed) for text, JSON and wasm; never for files
-  that are compressed already (.zst, .gz, .zip, .whl, images, fonts), which go as they are.
+  that are compressed already (.xz, .gz, .zip, .whl, images, fonts), which go as they are.
 - Last-Modified and If-Modified-Since (304), as the warm repeat visit revalidates the pages.
 
 It counts the bytes it sends (headers and bodies) per request, with the time (the machine's clock)
@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitebuild.serve import SiteHandler, make_server
 
-COMPRESSED_AS_IS = (".zip", ".gz", ".whl", ".png", ".jpg", ".woff2", ".xz", ".zst", ".br")
+COMPRESSED_AS_IS = (".zip", ".gz", ".whl", ".png", ".jpg", ".woff2", ".xz", ".br")
 CHUNK = 16 * 1024
 
 

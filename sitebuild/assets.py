@@ -22,11 +22,18 @@ PYODIDE_FILES = (
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
-# under static/js/vendor/ with the package's license on top: zstddec decodes the snapshots
-# (site/static/js/snapshot-inflate.js).
+# under static/js/vendor/ with the package's license on top: xz-decompress decodes the snapshots
+# (site/static/js/snapshot-inflate.js). Each is the package's file and, for a CommonJS (UMD) file,
+# the names it exports as an ES module (the page imports modules only): it is given a `module`
+# object to fill, as Node would, and its exports are exported by name.
 VENDORED_JS = {
-    "vendor/zstddec.js": ("zstddec", "dist/zstddec.mjs"),
+    "vendor/xz-decompress.js": ("xz-decompress", "dist/package/xz-decompress.min.js", ("XzReadableStream",)),
 }
+# What a CommonJS file gets around it. Its `require` answers every name with an empty object:
+# xz-decompress asks for Node's "stream/web" and uses it only where there is no global
+# ReadableStream, which every browser it runs in (and Node 18 on) has.
+COMMONJS_HEAD = ("const module = { exports: {} };\nconst exports = module.exports;\n"
+                 "const require = () => ({});\n")
 
 
 def short_hash(data: bytes) -> str:
@@ -55,16 +62,23 @@ def copy_pyodide(out: Path) -> tuple[str, int]:
 
 
 def vendored_js(rel: str) -> bytes:
-    """The npm file behind VENDORED_JS[rel], under a comment with its package, version and license."""
-    package, file = VENDORED_JS[rel]
+    """The npm file behind VENDORED_JS[rel], under a comment with its package, version and license
+    (its LICENSE file; a package that ships none: the license its package.json names, and the
+    file's own comment, which names those of what it holds), as an ES module."""
+    package, file, commonjs_exports = VENDORED_JS[rel]
     folder = REPO / "node_modules" / package
     try:
-        version = json.loads((folder / "package.json").read_text())["version"]
+        manifest = json.loads((folder / "package.json").read_text())
         code = (folder / file).read_text(encoding="utf-8")
-        notice = (folder / "LICENSE").read_text(encoding="utf-8").strip()
     except FileNotFoundError as missing:
         raise BuildError(f"{missing.filename}: missing; the page imports {package} from npm (run `npm ci`)") from None
-    return f"/* {package} {version}, from npm ({package}/{file}).\n\n{notice.replace('*/', '* /')}\n*/\n{code}".encode()
+    license_file = folder / "LICENSE"
+    notice = (license_file.read_text(encoding="utf-8").strip() if license_file.exists() else
+              f"License: {manifest['license']} (its package.json; the package has no LICENSE file: the "
+              "comment at the top of its code names the licenses of what it holds).")
+    if commonjs_exports:
+        code = f"{COMMONJS_HEAD}{code}\nexport const {{ {', '.join(commonjs_exports)} }} = module.exports;\n"
+    return f"/* {package} {manifest['version']}, from npm ({package}/{file}).\n\n{notice.replace('*/', '* /')}\n*/\n{code}".encode()
 
 
 def copy_static(source: Path, out: Path, leave_out: tuple[str, ...] = ()) -> dict[str, str]:

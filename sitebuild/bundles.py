@@ -11,8 +11,8 @@ to esbuild (npm, pinned in package.json; sitebuild/esbuild.mjs runs it) in four 
   with the entry instead of after it.
 - the workers (WORKER_ENTRIES): one file each, no chunk: a chunk would be one more round trip
   before the sim worker can ask for the runtime. The snapshot's decoder is also published alone
-  (snapshot-inflate.js), for the tests that drive it on a page's thread and in Node. zstddec stays
-  the vendored file it is (assets.VENDORED_JS), imported when a snapshot is decoded.
+  (snapshot-inflate.js), for the tests that drive it on a page's thread and in Node. xz-decompress
+  stays the vendored file it is (assets.VENDORED_JS), imported when a snapshot is decoded.
 - the classic scripts (CLASSIC_ENTRIES: the worker's start, the embed's theme): one IIFE each.
 - the style sheets: one per kind of page, from its sources in cascade order (sitebuild/stylesheets.py).
 
@@ -41,7 +41,7 @@ PAGE_ENTRIES = ("page.js", "embed.js", "progress.js", "bench/debug.js")  # progr
 WORKER_ENTRIES = ("sim-worker.js", "snapshot-inflate-worker.js", "snapshot-inflate.js")
 CLASSIC_ENTRIES = ("sim-boot.js", "theme.js")
 # Imported by its plain name and copied as it is from npm, with its license (assets.VENDORED_JS).
-EXTERNAL = ("./vendor/zstddec.js",)
+EXTERNAL = ("./vendor/xz-decompress.js",)
 # Unbundled, what the head preloads: the page's sim client, so that it takes over the worker that
 # sim-boot.js started as soon as page.js imports it (docs/architecture.md, "The runtime in the page").
 UNBUNDLED_PRELOADS = ("js/sim-start.js", "js/sim-client.js")

@@ -44,7 +44,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".zip": "application/zip",
         ".whl": "application/zip",
         # A compressed file the page unpacks itself: never sent with Content-Encoding.
-        ".zst": "application/zstd",
+        ".xz": "application/x-xz",
         ".svg": "image/svg+xml",
         ".xml": "application/xml",
         ".txt": "text/plain; charset=utf-8",

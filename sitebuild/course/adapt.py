@@ -19,7 +19,7 @@ with a server that sends that table):
   other type), and hands Pyodide that module: the same worker as the site's.
 - The service worker: the page registers it only if the page names one (data-service-worker);
   the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS.
-- The snapshot (.zst, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
+- The snapshot (.xz, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
   bytes) need no type; nothing relies on Content-Encoding.
 - The embed's link to the full page: the package has no full page, so with a base URL it opens
   the hosted one, and without one it is hidden (data-page empty).

@@ -17,7 +17,7 @@ import zlib
 DOS_DATE = (0 << 9) | (1 << 5) | 1  # 1980-01-01
 DOS_TIME = 0
 # Already compressed: deflating them again costs time and saves nothing.
-STORED = (".zst", ".zip", ".whl")
+STORED = (".xz", ".zip", ".whl")
 LEVEL = 6
 UNIX_FILE = 0o100644 << 16
 MADE_BY = (3 << 8) | 20  # Unix, zip 2.0

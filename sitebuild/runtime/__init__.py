@@ -2,7 +2,7 @@
 
 Two ways to start, both from files made here at build time:
   - fast: restore a memory snapshot of Pyodide in which sim is imported, the language's model
-    loaded and the session open (`<lang>.snapshot.zst`, one per language);
+    loaded and the session open (`<lang>.snapshot.xz`, one per language);
   - fallback (no snapshot, or it fails to restore or does not match): start Pyodide on the
     trimmed precompiled stdlib and install sim's wheel with loadPackage, which checks the
     sha256 recorded in our pyodide-lock.json.
@@ -16,9 +16,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
-
-import zstandard
 
 from .. import assets
 from . import cache, maker, wheel
@@ -74,7 +73,8 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
         ("pyodide-adapter.js", PAGE_ADAPTER.read_bytes()),
         ("node", maker.node_version().encode()),
-        ("zstandard", f"{zstandard.__version__} {zstandard.ZSTD_VERSION}".encode()),
+        # lzma is the Python's own, built with its liblzma (which the stream's bytes depend on).
+        ("python", sys.version.encode()),
         ("snapshots", b"yes" if snapshots else b"no"),
     ])
 
@@ -111,8 +111,9 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
     stdlib = publish(folder / "python_stdlib.zip", "python_stdlib.zip")
     lock = f"{lock_dir}/pyodide-lock.json"
     wheel_rel = f"{lock_dir}/{built_wheel.name}"
-    snapshots = {lang: publish(folder / f"{lang}.snapshot.zst", f"{lang}.snapshot.zst")
-                 for lang in models if (folder / f"{lang}.snapshot.zst").exists()}
+    snapshots = {lang: publish(folder / f"{lang}.snapshot.xz", f"{lang}.snapshot.xz")
+                 for lang in models if (folder / f"{lang}.snapshot.xz").exists()}
+    made = json.loads((folder / "report.json").read_text())["snapshots"]
     size = lambda rel: (stage / rel).stat().st_size  # noqa: E731
     return {
         "pyodide": pyodide_rel,
@@ -129,6 +130,8 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
             **{name: size(pyodide_rel + name) for name in assets.PYODIDE_FILES},
             "stdlib": size(stdlib), "lock": size(lock), "wheel": size(wheel_rel),
             "snapshots": {lang: size(rel) for lang, rel in snapshots.items()},
+            # Each snapshot's own size, decoded: the array Pyodide restores from is made at once.
+            "snapshots_decoded": {lang: made[lang]["raw_bytes"] for lang in snapshots},
             "models": {lang: len(data) for lang, data in models.items()},
         },
     }
@@ -153,6 +156,7 @@ def page_settings(runtime: dict, root: str) -> dict:
         "lock": root + runtime["lock"],
         "lockInfo": runtime["lock_info"],
         "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
+        "snapshotSize": sizes["snapshots_decoded"],
         "snapshotToken": runtime["token"],
         "decoder": static("js/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
         "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},

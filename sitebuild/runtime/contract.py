@@ -64,6 +64,8 @@ FIELDS = (
                               "which downloads no lock"),
     Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
           per_lang=True),
+    Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "
+                                  "array of that size at once, which the decoder fills", per_lang=True),
     Field("snapshotToken", "text", "the build's token, which the snapshot must carry"),
     Field("decoder", "url", "the snapshot's decoding worker (`snapshot-inflate-worker.js`), which the page starts "
                             "beside the sim worker, posting it a port to it (empty: a build without snapshots)", port=True),

@@ -1,21 +1,22 @@
 """Run make_runtime.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
 
-The snapshots are stored as one Zstandard frame each (`<lang>.snapshot.zst`, compress_snapshot): the
-frame's header carries the snapshot's own size, which the worker reads from the first bytes, and
-the worker decodes them with zstddec (site/static/js/snapshot-inflate.js). The bytes depend only on
-the snapshot, and any static host serves them as they are. Each is a delta against the wasm's data
-segments (site/static/js/snapshot-delta.js; make_runtime.mjs writes it).
+The snapshots are stored as .xz files (`<lang>.snapshot.xz`, compress_snapshot), which the page's
+decoding worker decodes as their bytes come in, with npm xz-decompress (site/static/js/snapshot-inflate.js);
+their own size is in the report (`raw_bytes`), which the page's settings carry (the start field
+snapshotSize). The bytes depend only on the snapshot, and any static host serves them as they are.
+Each is a delta against the wasm's data segments (site/static/js/snapshot-delta.js; make_runtime.mjs
+writes it).
 """
 
 from __future__ import annotations
 
 import json
+import lzma
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import zstandard
 
 from ..errors import BuildError
 from . import imports
@@ -24,14 +25,18 @@ from .lock import write_lock
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "make_runtime.mjs"
 HELPER = HERE / "in_pyodide.py"
-# Zstandard rather than gzip (issue 24): at level 18 the en snapshot is 2.40 MB against gzip's
-# 2.97 MB (libdeflate at level 10, the best gzip here), 0.9 s less on a 5 Mbit/s link. The price
-# was in the page with fzstd (JavaScript): 0.41-0.48 s to decode in a fresh page of Chromium
-# against DecompressionStream's 0.29-0.31 s for the gzip; zstddec (zstd's decoder in WebAssembly)
-# takes about half of DecompressionStream's time (benchmarks/browser_perf.py --network times the start-up).
-# Level 18 costs 6 s of CPU per snapshot (gzip 1.8 s); 19 saves 8 kB more for 0.9 s, 17 loses 90 kB
-# for 1.8 s less (measured on the en snapshot). A snapshot's making is cached (.cache/runtime/).
-ZSTD_LEVEL = 18
+# xz (LZMA2) rather than Zstandard or gzip (issues 24 and 40): the en snapshot is 2.12 MB against
+# 2.41 MB as Zstandard at level 18 (levels 19 to 22 saved 0.3% more) and 2.97 MB as the best gzip:
+# 0.47 s less than Zstandard on a 5 Mbit/s link. The snapshot is wasm32's memory, words aligned on
+# 4 bytes: literals and matches coded by their place in a word (lp=2, pb=2) save 1.6% against xz's
+# default (lc=3, lp=0). A dictionary of 16 MiB spans the heap's live part (13-26 MB into memory):
+# 8 MiB and 32 MiB both came out larger. The extreme preset saves 8 kB for 0.9 s of CPU. The
+# page's decoder (xz-embedded in WebAssembly, npm xz-decompress) takes about 0.18 s of CPU for the
+# 31 MB, which it spends as the bytes come in. CRC32: a copy cut short or corrupted fails its check
+# in the page's decoder. Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is
+# cached (.cache/runtime/).
+XZ_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": 1 << 24,
+               "lc": 2, "lp": 2, "pb": 2},)
 NODE_TIMEOUT_S = 600
 # What a failed making says to do: the guide to a new Pyodide, and for the snapshots, the build
 # that goes without them.
@@ -54,7 +59,7 @@ def node_version() -> str:
 def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
          models: dict[str, bytes], token: str, snapshots: bool = True,
          measured: dict[str, bytes] | None = None) -> dict:
-    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.zst into work.
+    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.xz into work.
 
     measured: per language, the readout table each snapshot's session opens with (none: the
     session measures as it goes). snapshots=False makes the stdlib alone (the survey still runs
@@ -87,13 +92,14 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     run = subprocess.run([node_binary(), str(SCRIPT), str(scratch / "job.json")],
                          capture_output=True, text=True, timeout=NODE_TIMEOUT_S)
     report = _read_report(scratch / "report.json", run)
-    # Side by side: zstandard lets go of the GIL while it compresses (two at once on two cores).
+    # Side by side: lzma lets go of the GIL while it compresses (two at once on two cores).
     raws = {lang: (scratch / f"{lang}.snapshot").read_bytes() for lang in langs}
     with ThreadPoolExecutor(max_workers=max(len(langs), 1)) as pool:
         stored = dict(zip(langs, pool.map(compress_snapshot, raws.values())))
     for lang in langs:
-        (work / f"{lang}.snapshot.zst").write_bytes(stored[lang])
+        (work / f"{lang}.snapshot.xz").write_bytes(stored[lang])
         report["snapshots"][lang]["sha256_raw"] = _sha256(raws[lang])
+        report["snapshots"][lang]["raw_bytes"] = len(raws[lang])
     report["lock"] = lock
     shutil.rmtree(scratch)
     (work / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
@@ -101,15 +107,9 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
 
 
 def compress_snapshot(raw: bytes) -> bytes:
-    """One Zstandard frame of raw (ZSTD_LEVEL) with raw's size in its header (the worker reads it
-    from the first bytes, to hand Pyodide an array of that size at once) and no checksum (the
-    snapshot's token and Pyodide's restore check what it holds). Its window spans the whole
-    snapshot, so the frame is a single segment (a decoder writes it straight into its output),
-    for 120 bytes more."""
-    window_log = min(max(len(raw) - 1, 1 << 10).bit_length(), 27)
-    params = zstandard.ZstdCompressionParameters.from_level(
-        ZSTD_LEVEL, source_size=len(raw), window_log=window_log, write_content_size=True, write_checksum=False)
-    return zstandard.ZstdCompressor(compression_params=params).compress(raw)
+    """raw as one .xz stream (XZ_FILTERS, CRC32). Its own size is not in the stream's header: the
+    report gives it to the page (raw_bytes), which hands Pyodide an array of that size at once."""
+    return lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=XZ_FILTERS)
 
 
 def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:

@@ -64,7 +64,7 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(new_page, shared_bench, sit
     else:  # a first visit: the readouts a page has not measured yet, or a start on the fallback
         page = new_page()
         if via == "wheel":  # no snapshot: the page's worker takes the fallback
-            page.route("**/*.snapshot.zst", lambda route: route.abort())
+            page.route("**/*.snapshot.xz", lambda route: route.abort())
         page.goto(f"{site_url}{lang}/specdec/")
         page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
     got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, readout_cases])

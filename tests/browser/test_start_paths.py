@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import lzma
 import random
 import re
 import threading
@@ -14,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-import zstandard
 from helpers.benchpage import DEBUG_HOOKS, DEBUG_MODULE
 from helpers.loopback import LoopbackSite
 from helpers.pyodide_snapshot import memory_offset
@@ -43,7 +43,7 @@ PAGE_CLIENT = """async ([prefix]) => {
 
 
 def snapshot_file(built_site, lang):
-    (path,) = built_site.glob(f"py/{lang}.*.snapshot.zst")
+    (path,) = built_site.glob(f"py/{lang}.*.snapshot.xz")
     return path
 
 
@@ -55,7 +55,7 @@ def open_page(browser, site_url, lang, route=None, init_script=None, live=True):
     if init_script:
         context.add_init_script(init_script)
     if route:
-        context.route("**/*.snapshot.zst", route)
+        context.route("**/*.snapshot.xz", route)
     page = context.new_page()
     page.requests_seen, page.console_errors, page.warnings = [], [], []
     page.on("request", lambda r: page.requests_seen.append(r.url))
@@ -116,7 +116,7 @@ class HeldSnapshotSite(LoopbackSite):
 
         class Handler(SiteHandler):
             def do_GET(self):
-                if self.path.split("?")[0].endswith(".snapshot.zst"):
+                if self.path.split("?")[0].endswith(".snapshot.xz"):
                     released.wait(TIMEOUT_MS / 1000)
                 super().do_GET()
 
@@ -186,7 +186,8 @@ def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the
     named, and the worker starts from the wheel at once, with no refused snapshot on the way."""
     site = tmp_path_factory.mktemp("wheel-only") / "_site"
     build(Options(out=site, corpus=corpus_dir(), force=True, runtime="wheel"))
-    assert not list(site.glob("py/*.snapshot.zst"))
+    assert not list(site.glob("py/*.snapshot.xz"))
+    assert "data-snapshot-size='null'" in (site / "zh/specdec/index.html").read_text(encoding="utf-8")
     assert 'data-snapshot=""' in (site / "zh/specdec/index.html").read_text(encoding="utf-8")
     with LoopbackSite(site) as served:
         context, page = open_page(browser, served.url, "zh")
@@ -218,8 +219,9 @@ QUIET_START = """([prefix, snapshot, quietMs]) => {
     client.stop(); // the client's own stop: a worker terminated under it would be started again once quiet
   });
 }""".replace("SIM_START", SIM_START)
-# Every step a worker's start takes without the snapshot (sim-worker.js): after these it is quiet.
-WITHOUT_SNAPSHOT = ("worker-pyodide-mjs", "worker-asm-mjs", "worker-wasm-compiled")
+# Every step a worker's start takes without the snapshot (sim-worker.js: Pyodide's memory is made at
+# the snapshot's size, which the page gives, so the .wasm is instantiated): after these it is quiet.
+WITHOUT_SNAPSHOT = ("worker-pyodide-mjs", "worker-asm-mjs", "worker-wasm-compiled", "worker-wasm-instantiated")
 
 
 @pytest.mark.adapter("restoreSnapshot", "withPrecompiledWasm")
@@ -237,10 +239,10 @@ def test_a_start_gone_quiet_is_started_again_in_a_fresh_worker(browser, site_url
     try:
         page = context.new_page()
         page.clock.install()  # the page's timers and clocks, which the test holds still below
-        page.route("**/py/test-quiet.snapshot.zst", answer_the_second)
+        page.route("**/py/test-quiet.snapshot.xz", answer_the_second)
         page.goto(f"{site_url}en/specdec/")
         page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)  # the page's own start is done (its watchdog stopped)
-        page.evaluate(QUIET_START, [PREFIX["en"], f"{site_url}py/test-quiet.snapshot.zst", QUIET_MS])
+        page.evaluate(QUIET_START, [PREFIX["en"], f"{site_url}py/test-quiet.snapshot.xz", QUIET_MS])
         until(page, f"() => {list(WITHOUT_SNAPSHOT)}.every((m) => window.quiet.marks.includes(m))")
         hold_clock(page)
         quiet_for = page.evaluate("() => performance.now() - window.quiet.heard")
@@ -312,8 +314,9 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     own = snapshot_file(built_site, "en").read_bytes()
     served = {  # name: (bytes sent, why the worker refuses them)
         "truncated": (own[: len(own) // 2], "could not be read"),
-        "not-a-snapshot": (zstandard.compress(random.Random(1).randbytes(1 << 20)), "magic number"),
-        "decoded": (zstandard.decompress(own), None),
+        "not-a-snapshot": (random.Random(1).randbytes(1 << 20), "magic number"),
+        "not-its-size": (lzma.compress(random.Random(1).randbytes(1 << 20)), "decodes to 1048576 of its"),
+        "decoded": (lzma.decompress(own), None),
     }
     # Served by a server of the test's own, the page's requests sent on to it by the browser:
     # fulfilled through Playwright, the 31 MB decoded snapshot took 10 s to cross its protocol.
@@ -322,8 +325,8 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     server = LoopbackSite(bodies)
     for name, (body, _) in served.items():
         (bodies / name).write_bytes(body)
-        page.route(f"**/py/test-{name}.snapshot.zst", send_on(f"{server.url}{name}"))
-    urls = {name: f"{site_url}py/test-{name}.snapshot.zst" for name in served}
+        page.route(f"**/py/test-{name}.snapshot.xz", send_on(f"{server.url}{name}"))
+    urls = {name: f"{site_url}py/test-{name}.snapshot.xz" for name in served}
     urls["other-language"] = site_url + snapshot_file(built_site, "zh").relative_to(built_site).as_posix()
     urls["other-build"] = site_url + snapshot_file(built_site, "en").relative_to(built_site).as_posix()
     tokens = {"other-build": "0123456789abcdef"}
@@ -421,24 +424,24 @@ def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
     assert got == {"left": None, "marks": [1, 1]}, got
 
 
-# snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): a Zstandard
-# frame (made by the test, as the build makes them) decoded on the decoding worker, and here when
-# no worker can be started; a stream that is not a frame read as it is; a broken one rejected. The
-# same bytes every way.
+# snapshot-inflate.js, on the page's thread (any page of the site: no bench needed): an .xz stream
+# (made by the test, as the build makes them) decoded on the decoding worker, and here when no
+# worker can be started; a stream that is not .xz read as it is; a broken one rejected. The same
+# bytes every way.
 INFLATE = """async ([frame]) => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere, GRACE_MS } = await import(url);
   const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   const stream = (bytes) => new Blob([bytes]).stream();
-  const zst = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
+  const xz = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
   const same = (a) => a.length === raw.length && a.every((x, i) => x === raw[i]);
-  const there = same(await inflateElsewhere(stream(zst)));
-  const plain = same(await inflateElsewhere(stream(raw)));
-  const broken = await inflateElsewhere(stream(zst.slice(0, zst.length >> 1))).then(() => 'read', (e) => e.message);
+  const there = same(await inflateElsewhere(stream(xz), null, null, raw.length));
+  const plain = same(await inflateElsewhere(stream(raw), null, null, raw.length));
+  const broken = await inflateElsewhere(stream(xz.slice(0, xz.length >> 1)), null, null, raw.length).then(() => 'read', (e) => e.message);
   const RealWorker = window.Worker;
   window.Worker = undefined; // no worker can be started: inflated on this thread
   let here;
-  try { here = same(await inflateElsewhere(stream(zst))); } finally { window.Worker = RealWorker; }
+  try { here = same(await inflateElsewhere(stream(xz), null, null, raw.length)); } finally { window.Worker = RealWorker; }
   return { there, plain, broken, here, grace: GRACE_MS };
 }"""
 
@@ -450,8 +453,8 @@ LATE = """async ([frame, name]) => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere } = await import(url);
   const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
-  const zst = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
-  const input = new Blob([zst]).stream();
+  const xz = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
+  const input = new Blob([xz]).stream();
   if (window.blobsMade === undefined) {
     window.blobsMade = 0;
     window.Blob = class extends window.Blob { constructor(...args) { super(...args); window.blobsMade += 1; } };
@@ -462,7 +465,7 @@ LATE = """async ([frame, name]) => {
   const RealWorker = window.Worker;
   window.Worker = { silent, failing }[name];
   try {
-    inflateElsewhere(input).then((a) => { late.same = a.length === raw.length && a.every((x, i) => x === raw[i]); });
+    inflateElsewhere(input, null, null, raw.length).then((a) => { late.same = a.length === raw.length && a.every((x, i) => x === raw[i]); });
   } finally { window.Worker = RealWorker; } // the stub is made at once, before the first await
 }"""
 # What late[name] shows now: its check of the bytes (null before they come) and how many decodings
@@ -470,7 +473,6 @@ LATE = """async ([frame, name]) => {
 LATE_NOW = "(name) => ({ same: window.late[name].same, here: window.blobsMade - window.late[name].blobsBefore })"
 
 
-@pytest.mark.adapter("answerDataAddresses")
 def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(browser, site_url):
     raw = bytes((i * 7919) % 251 for i in range(3 << 20))
     frame = base64.b64encode(compress_snapshot(raw)).decode()
@@ -511,16 +513,17 @@ UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
   const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere } = await import(url);
   const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const zst = bytes(frame), wasm = bytes(wasm64).buffer, snapshot = bytes(snapshot64);
-  const stream = () => new Blob([zst]).stream();
+  const xz = bytes(frame), wasm = bytes(wasm64).buffer, snapshot = bytes(snapshot64);
+  const stream = () => new Blob([xz]).stream();
+  const size = snapshot.length;
   const same = (a) => a.length === snapshot.length && a.every((x, i) => x === snapshot[i]);
-  const there = same(await inflateElsewhere(stream(), Promise.resolve(wasm)));
-  const kept = same(await inflateElsewhere(stream())); // no .wasm given: the delta stays
+  const there = same(await inflateElsewhere(stream(), Promise.resolve(wasm), null, size));
+  const kept = same(await inflateElsewhere(stream(), null, null, size)); // no .wasm given: the delta stays
   const RealWorker = window.Worker;
   window.Worker = undefined;
   let here;
-  try { here = same(await inflateElsewhere(stream(), wasm)); } finally { window.Worker = RealWorker; }
-  const failed = await inflateElsewhere(stream(), Promise.reject(new Error('HTTP 404'))).then(() => 'read', (e) => e.message);
+  try { here = same(await inflateElsewhere(stream(), wasm, null, size)); } finally { window.Worker = RealWorker; }
+  const failed = await inflateElsewhere(stream(), Promise.reject(new Error('HTTP 404')), null, size).then(() => 'read', (e) => e.message);
   return { there, kept, here, failed };
 }"""
 
@@ -532,7 +535,7 @@ def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url, built_si
     data = bytes([0x0B, 7 + len(segment), 1, 0, 0x41, 16, 0x0B, len(segment)]) + segment
     wasm = b"\0asm\1\0\0\0" + bytes([5, 3, 1, 0, 1]) + data
     memory = bytes((i * 7919) % 251 for i in range(1 << 20))
-    built = zstandard.ZstdDecompressor().decompress(snapshot_file(built_site, "en").read_bytes())[: 1 << 20]
+    built = lzma.decompress(snapshot_file(built_site, "en").read_bytes())[: 1 << 20]
     header = built[: memory_offset(built)]
     snapshot = header + memory
     image = bytes(16) + segment

@@ -29,7 +29,7 @@ def published_scripts(site: Path) -> set[str]:
 def test_the_entries_chunks_and_the_vendored_decoder_are_all_that_is_published(built_site):
     chunks = {name for name in published_scripts(built_site) if re.fullmatch(r"chunk-\w{8}\.js", name)}
     assert chunks, "no chunk: the page's entries share nothing"
-    assert published_scripts(built_site) == set(ENTRIES) | chunks | {"vendor/zstddec.js"}
+    assert published_scripts(built_site) == set(ENTRIES) | chunks | {"vendor/xz-decompress.js"}
 
 
 @pytest.mark.parametrize("name", ENTRIES)

@@ -9,12 +9,12 @@ import json
 import re
 import shutil
 import struct
+import lzma
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
-import zstandard
 from helpers.pyodide_snapshot import ADAPTER, memory_offset
 
 from sitebuild import assets, runtime
@@ -117,53 +117,80 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
         assert path.read_bytes() == (PYODIDE_PACKAGE / path.name).read_bytes(), path.name
 
 
-# The built snapshot-inflate.js in Node: the size it reads from the first bytes, and the bytes it
-# decodes (zstddec, vendored into the site), as sha256.
+# The built snapshot-inflate.js in Node: the bytes it decodes (xz-decompress, vendored into the
+# site), as sha256, given the snapshot's size; and what it says of a stream cut short, of a byte
+# changed, and of a size that is not the snapshot's.
 READ_SNAPSHOT = """
 import fs from "node:fs";
 import crypto from "node:crypto";
-const [module, file] = process.argv.slice(2);
-const { snapshotSize, inflate } = await import(module);
-const data = fs.readFileSync(file);
-const bytes = await inflate(new Blob([data]).stream());
-console.log(JSON.stringify({ size: snapshotSize(new Uint8Array(data.subarray(0, 18))), length: bytes.length,
-                             sha256: crypto.createHash("sha256").update(bytes).digest("hex") }));
+const [module, file, size] = process.argv.slice(2);
+const { inflate } = await import(module);
+const data = new Uint8Array(fs.readFileSync(file));
+const stream = (bytes, chunk = 65536) => new ReadableStream({
+  start(controller) {
+    for (let at = 0; at < bytes.length; at += chunk) controller.enqueue(bytes.slice(at, at + chunk));
+    controller.close();
+  },
+});
+const said = (promise) => promise.then(() => "decoded", (error) => error.message);
+const bytes = await inflate(stream(data, 1000), null, Promise.resolve(Number(size)));
+const changed = data.slice();
+changed[data.length >> 1] ^= 1;
+console.log(JSON.stringify({
+  length: bytes.length, sha256: crypto.createHash("sha256").update(bytes).digest("hex"),
+  short: await said(inflate(stream(data.subarray(0, data.length - 100)), null, Number(size))),
+  changed: await said(inflate(stream(changed), null, Number(size))),
+  smaller: await said(inflate(stream(data), null, Number(size) - 1)),
+  larger: await said(inflate(stream(data), null, Number(size) + 1)),
+  unknown: await said(inflate(stream(data), null, null)),
+}));
 """
 
 
-@pytest.mark.adapter("snapshotMemory", "answerDataAddresses", "saveMemory")
-def test_snapshots_are_one_zstandard_frame_with_their_size_in_the_header(built_site, tmp_path):
-    """Each snapshot is one single-segment Zstandard frame (no checksum, no dictionary) whose header
-    holds its size; the page's own decoder (built static/js/snapshot-inflate.js in Node) reads
-    that size from the first 18 bytes and decodes the same bytes as zstandard's."""
+@pytest.mark.adapter("snapshotMemory", "saveMemory")
+def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_path):
+    """Each snapshot is one .xz stream (CRC32) whose size the page's settings give
+    (data-snapshot-size); the page's own decoder (built static/js/snapshot-inflate.js in Node)
+    decodes it from 1,000-byte chunks to the same bytes as Python's lzma, and refuses a stream cut
+    short, a byte changed (its CRC32 or its structure) and any other size, naming the snapshot."""
     (tmp_path / "read.mjs").write_text(READ_SNAPSHOT)
     module = (built_site / "static/js/snapshot-inflate.js").as_uri()
     for lang in ("en", "zh"):
-        path = one(built_site.glob(f"py/{lang}.*.snapshot.zst"))
+        path = one(built_site.glob(f"py/{lang}.*.snapshot.xz"))
         data = path.read_bytes()
-        frame = zstandard.get_frame_parameters(data)
-        raw = zstandard.ZstdDecompressor().decompress(data)
+        assert data[:6] == b"\xfd7zXZ\x00" and data[7] == 1  # the .xz magic; stream flags: CRC32
+        raw = lzma.decompress(data, format=lzma.FORMAT_XZ)
         assert memory_offset(raw[: 1 << 20]) > 0  # a Pyodide memory snapshot, as the page's adapter reads one
-        assert (frame.content_size, frame.window_size, frame.dict_id, frame.has_checksum) == (len(raw), len(raw), 0, False)
-        run = subprocess.run(["node", str(tmp_path / "read.mjs"), module, str(path)],
+        page = (built_site / f"{lang}/specdec/index.html").read_text()
+        assert re.search(r"data-snapshot-size='(\d+)'", page).group(1) == str(len(raw)), lang
+        run = subprocess.run(["node", str(tmp_path / "read.mjs"), module, str(path), str(len(raw))],
                              capture_output=True, text=True, check=True, timeout=120)
-        assert json.loads(run.stdout) == {"size": len(raw), "length": len(raw),
-                                          "sha256": hashlib.sha256(raw).hexdigest()}, lang
+        read = json.loads(run.stdout)
+        assert (read["length"], read["sha256"]) == (len(raw), hashlib.sha256(raw).hexdigest()), lang
+        assert read["short"].startswith("the snapshot's .xz stream: "), read
+        assert read["changed"].startswith("the snapshot's .xz stream: "), read
+        assert read["smaller"] == f"the snapshot's .xz stream: the snapshot decodes to more than its {len(raw) - 1} bytes", read
+        assert read["larger"] == f"the snapshot decodes to {len(raw)} of its {len(raw) + 1} bytes", read
+        assert read["unknown"] == "the snapshot's own size is not known (null)", read
 
 
-def test_the_snapshot_decoder_is_npm_zstddec_as_pinned_with_its_license(built_site):
-    shipped = (built_site / "static/js/vendor/zstddec.js").read_text(encoding="utf-8")
-    npm = PYODIDE_PACKAGE.parent / "zstddec"
-    pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["zstddec"]
+def test_the_snapshot_decoder_is_npm_xz_decompress_as_pinned_with_its_licenses(built_site):
+    """The vendored file is the npm file as it is, between the CommonJS head that gives it a
+    `module` to fill and the export of its one name, under the package's license."""
+    shipped = (built_site / "static/js/vendor/xz-decompress.js").read_text(encoding="utf-8")
+    npm = PYODIDE_PACKAGE.parent / "xz-decompress"
+    pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["xz-decompress"]
     assert json.loads((npm / "package.json").read_text())["version"] == pinned
     notice, code = shipped.split("*/\n", 1)
-    assert code == (npm / "dist/zstddec.mjs").read_text(encoding="utf-8")
-    assert f"zstddec {pinned}" in notice and "Copyright (c) 2020 Don McCurdy" in notice
-    assert "Yann Collet" in code  # zstd's own BSD notice, which the package carries
+    original = (npm / "dist/package/xz-decompress.min.js").read_text(encoding="utf-8")
+    assert code == f"{assets.COMMONJS_HEAD}{original}\nexport const {{ XzReadableStream }} = module.exports;\n"
+    assert f"xz-decompress {pinned}" in notice and "License: MIT" in notice
+    # The code's own notice: xzwasm (MIT), xz-embedded (public domain) and walloc (MIT).
+    assert "xzwasm" in code and "xz-embedded by Lasse Collin and Igor Pavlov. License: Public domain" in code and "walloc" in code
 
 
 def test_a_missing_npm_package_the_page_imports_is_named_with_what_to_do(monkeypatch):
-    monkeypatch.setitem(assets.VENDORED_JS, "vendor/none.js", ("no-such-package", "index.mjs"))
+    monkeypatch.setitem(assets.VENDORED_JS, "vendor/none.js", ("no-such-package", "index.mjs", ()))
     with pytest.raises(BuildError, match=r"no-such-package.*missing; the page imports no-such-package from npm \(run `npm ci`\)"):
         assets.vendored_js("vendor/none.js")
 
@@ -196,7 +223,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
     wasm = one(built_site.glob("pyodide/*/pyodide.asm.wasm"))
     for lang in ("en", "zh"):
         stored = tmp_path / f"{lang}.snapshot"
-        stored.write_bytes(zstandard.ZstdDecompressor().decompress(one(built_site.glob(f"py/{lang}.*.snapshot.zst")).read_bytes()))
+        stored.write_bytes(lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes()))
         run = subprocess.run(["node", str(script), str(stored), delta_module, ADAPTER.as_uri(), str(wasm)],
                              capture_output=True, text=True, check=True, timeout=120)
         share = json.loads(run.stdout)
@@ -216,23 +243,23 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
     assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
     for lang in ("en", "zh"):
-        shipped = zstandard.ZstdDecompressor().decompress(one(built_site.glob(f"py/{lang}.*.snapshot.zst")).read_bytes())
-        assert (folder / f"{lang}.snapshot.zst").read_bytes() == shipped, lang
+        shipped = lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes())
+        assert (folder / f"{lang}.snapshot.xz").read_bytes() == shipped, lang
     lock_dir = one(built_site.glob("py/sim.*"))
     for name in ("pyodide-lock.json", one(lock_dir.glob("*.whl")).name):
         assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name
 
 
 def test_compressing_a_snapshot_is_a_function_of_its_bytes(built_site):
-    """compress_snapshot gives the same frame for the same bytes, in a fresh compressor each time
+    """compress_snapshot gives the same stream for the same bytes, in a fresh compressor each time
     (no state carried between calls, no clock, no threads' order): what lets the determinism test
     compare the snapshots before compression. Checked on the first MB of a built snapshot (the
-    shipped frame is this function's output: test_snapshots_are_one_zstandard_frame...)."""
-    raw = zstandard.ZstdDecompressor().decompress(one(built_site.glob("py/en.*.snapshot.zst")).read_bytes())[: 1 << 20]
+    shipped stream is this function's output: test_snapshots_are_xz_streams...)."""
+    raw = lzma.decompress(one(built_site.glob("py/en.*.snapshot.xz")).read_bytes())[: 1 << 20]
     first = maker.compress_snapshot(raw)
     assert maker.compress_snapshot(raw) == first
     assert maker.compress_snapshot(raw + b"\0") != first
-    assert zstandard.ZstdDecompressor().decompress(first) == raw
+    assert lzma.decompress(first) == raw
 
 
 # --- sim's imports in Pyodide ------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def served(site, path: str) -> str:
 
 
 @pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/sim-worker.js",
-                                  "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.zst",
+                                  "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.xz",
                                   "/py/sim.*/*.whl", "/robots.txt", "/404.html"])
 def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
     path = served(site, path)
@@ -110,7 +110,7 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
 @pytest.mark.parametrize("path,cache", [
     ("/en/specdec/", "no-cache"),
     ("/static/js/sim-worker.js", "no-cache"),
-    ("/py/en.*.snapshot.zst", "public, max-age=31536000, immutable"),
+    ("/py/en.*.snapshot.xz", "public, max-age=31536000, immutable"),
     ("/pyodide/v*/pyodide.asm.wasm", "public, max-age=31536000, immutable"),
 ])
 def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
@@ -120,7 +120,7 @@ def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
 
 @pytest.mark.parametrize("path,mime", [
     ("/py/python_stdlib.*.zip", "application/zip"),
-    ("/py/en.*.snapshot.zst", "application/zstd"),
+    ("/py/en.*.snapshot.xz", "application/x-xz"),
     ("/py/sim.*/*.whl", "application/zip"),
     ("/py/sim.*/pyodide-lock.json", "application/json"),
     ("/robots.txt", "text/plain; charset=utf-8"),
@@ -130,7 +130,7 @@ def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
 def test_mime_types(url, site, path, mime):
     status, sent, _ = get(url + served(site, path))
     assert status == 200 and sent["Content-Type"] == mime
-    assert sent["Content-Encoding"] is None  # the worker decodes .zst itself
+    assert sent["Content-Encoding"] is None  # the worker decodes .xz itself
 
 
 def test_the_wasm_and_module_types_pyodide_needs(url, site):

@@ -4,8 +4,8 @@
 // docs/upgrading-pyodide.md lists each internal, the function here that uses it and the test
 // that fails if it changes, and `./dev check-pyodide VERSION` runs them against another version.
 //
-// Used by the sim worker (sim-worker.js), by the snapshot's decoding (snapshot-delta.js,
-// snapshot-inflate.js) and, through snapshot-delta.js, by the build in Node
+// Used by the sim worker (sim-worker.js), by the snapshot's decoding (snapshot-delta.js) and,
+// through snapshot-delta.js, by the build in Node
 // (sitebuild/runtime/make_runtime.mjs). Nothing happens on import: no global is touched until a
 // function below needs it.
 
@@ -38,13 +38,12 @@ export function snapshotMemory(snapshot) {
 
 // --- the one patch of fetch ----------------------------------------------------------------------
 
-// Pyodide fetches its own files (the .wasm, the stdlib, the lock, the wheel) with the global fetch,
-// and zstddec fetches its WebAssembly from a data: address that the site's policy refuses
-// (connect-src 'self'). The one patch of fetch answers those requests: an address given an answer
-// (answerFetch) gets it; a data: address gets its own bytes; every other request goes to the
-// network, and what the watchers (watchFetches) ask to hear of it they hear: its bytes as they
-// arrive (a copy of the body is read, so the caller keeps the real response and Pyodide still
-// compiles the .wasm as it streams), and a request that got no answer at all.
+// Pyodide fetches its own files (the .wasm, the stdlib, the lock, the wheel) with the global fetch.
+// The one patch of fetch answers those requests: an address given an answer (answerFetch) gets it;
+// every other request goes to the network, and what the watchers (watchFetches) ask to hear of it
+// they hear: its bytes as they arrive (a copy of the body is read, so the caller keeps the real
+// response and Pyodide still compiles the .wasm as it streams), and a request that got no answer
+// at all.
 let fetches = null;
 
 // An address made absolute against this global's own (a worker's script; none in Node).
@@ -58,7 +57,6 @@ function fetchRouter() {
     const url = absolute(input instanceof Request ? input.url : input);
     const answer = fetches.answers.get(url);
     if (answer) return answer();
-    if (url.startsWith("data:")) return dataResponse(url);
     let response;
     try {
       response = await realFetch(input, init);
@@ -87,19 +85,6 @@ export function watchFetches(watcher) {
   const { watchers } = fetchRouter();
   watchers.add(watcher);
   return () => watchers.delete(watcher);
-}
-
-// data: addresses answered from their own bytes (a fetch() the site's policy would refuse).
-export function answerDataAddresses() {
-  fetchRouter();
-}
-
-function dataResponse(url) {
-  const comma = url.indexOf(",");
-  const head = url.slice(5, comma);
-  const body = url.slice(comma + 1);
-  const bytes = head.endsWith(";base64") ? Uint8Array.from(atob(body), (c) => c.charCodeAt(0)) : new TextEncoder().encode(decodeURIComponent(body));
-  return Promise.resolve(new Response(bytes, { headers: { "Content-Type": head.replace(/;base64$/, "") || "text/plain" } }));
 }
 
 async function countBody(body, onBytes) {

@@ -29,7 +29,7 @@ import { ByteMeter } from "./sim-worker-bytes.js";
 import {
   installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, wasmOf, watchFetches, withPrecompiledWasm,
 } from "./pyodide-adapter.js";
-import { inflateElsewhere, snapshotSize } from "./snapshot-inflate.js";
+import { inflateElsewhere } from "./snapshot-inflate.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -100,44 +100,31 @@ function progress(next, extra) {
   self.postMessage({ type: "progress", stage, ...bytes, ...extra });
 }
 
-// The snapshot is stored as a Zstandard frame; a host that already decoded it (Content-Encoding)
-// hands over the raw bytes, which start with the snapshot's own magic number instead.
-// Its bytes are counted here as they arrive, and decoded on another thread where it can (snapshot-inflate.js).
-// {size, bytes}: size resolves as soon as the first bytes are in, with the snapshot's own size
-// from its frame header, or null; bytes with the snapshot.
+// The snapshot is stored as an .xz file; a host that already decoded it (Content-Encoding) hands
+// over the raw bytes, which start with the snapshot's own magic number instead. Its bytes are
+// counted here as they arrive, and decoded on another thread where it can (snapshot-inflate.js).
+// Resolves with the snapshot's bytes. size: its own size (the start message's snapshotSize).
 // wasmBytes: (a promise of) the .wasm's bytes, whose data image is XORed back in there too.
 // decoder: a promise of the port to the decoding worker the page started, or null (none: started here).
-function decodeSnapshot(request, meter, wasmBytes, decoder) {
-  const counted = request.then((response) => {
+function decodeSnapshot(request, meter, wasmBytes, decoder, size) {
+  const bytes = request.then(async (response) => {
     if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
-    return response.body.pipeThrough(new TransformStream({
+    const counted = response.body.pipeThrough(new TransformStream({
       transform(chunk, controller) {
         meter.add("snapshot", chunk.byteLength);
         controller.enqueue(chunk);
       },
-    })).tee();
-  });
-  const size = counted.then(([probe]) => firstChunkSize(probe));
-  const bytes = counted.then(async ([, data]) => {
+    }));
     try {
-      const all = await inflateElsewhere(data, wasmBytes, decoder);
+      const all = await inflateElsewhere(counted, wasmBytes, decoder, size);
       mark("worker-snapshot-read");
       return all;
     } catch (error) {
       throw new Error(`the snapshot could not be read: ${said(error)}`);
     }
   });
-  size.catch(() => {});
   bytes.catch(() => {}); // awaited where it is used
-  return { size, bytes };
-}
-
-// The size in the frame header at the start of the stream's first chunk, or null.
-async function firstChunkSize(stream) {
-  const reader = stream.getReader();
-  const { value } = await reader.read();
-  reader.cancel(); // the other branch goes on
-  return snapshotSize(value);
+  return bytes;
 }
 
 async function fetchText(url, meter, name) {
@@ -153,20 +140,21 @@ async function fetchText(url, meter, name) {
   return text;
 }
 
-// python: {loadPyodide, loadModule, wasm, watch} (start's). Decoded on another thread once it is in;
-// Pyodide gets at once an array of the snapshot's size, from the frame header, which is filled once
-// both are there, whether or not the .wasm is instantiated yet (the 31 MB copy then no longer
-// follows the instantiation). (An array on a resizable buffer, which needs no size, was refused:
-// Pyodide's restore decodes text from it, and TextDecoder takes no resizable buffer.) Without the
-// size it waits for the bytes.
+// python: {loadPyodide, loadModule, wasm, watch} (start's). Decoded on another thread as it comes
+// in; Pyodide gets at once an array of the snapshot's own size (the start message's snapshotSize),
+// which is filled once both are there, whether or not the .wasm is instantiated yet (the 31 MB
+// copy then no longer follows the instantiation). (An array on a resizable buffer, which needs no
+// size, was refused: Pyodide's restore decodes text from it, and TextDecoder takes no resizable
+// buffer.) Without the size it waits for the bytes.
 async function startFromSnapshot(start, python, request) {
-  const snapshot = decodeSnapshot(request, meter, python.wasm.bytes, start.decoder ? portTo("decoder") : null);
-  const memory = snapshot.size.then((size) => (size ? new Uint8Array(size) : snapshot.bytes));
+  const size = start.snapshotSize;
+  const bytes = decodeSnapshot(request, meter, python.wasm.bytes, start.decoder ? portTo("decoder") : null, size);
+  const memory = Number.isSafeInteger(size) && size > 0 ? Promise.resolve(new Uint8Array(size)) : bytes;
   memory.catch(() => {}); // loadPyodide awaits it and rejects with its error
-  const filled = Promise.all([memory, snapshot.bytes]).then(([target, bytes]) => {
-    if (target === bytes) return;
-    if (target.length !== bytes.length) throw new Error(`the snapshot has ${bytes.length} bytes, not the ${target.length} its header says`);
-    target.set(bytes);
+  const filled = Promise.all([memory, bytes]).then(([target, decoded]) => {
+    if (target === decoded) return;
+    if (target.length !== decoded.length) throw new Error(`the snapshot has ${decoded.length} bytes, not the ${target.length} the page gives`);
+    target.set(decoded);
   });
   filled.catch(() => {}); // awaited once the module is made
   const pyodide = await restoreSnapshot({

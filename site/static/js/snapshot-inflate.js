@@ -1,78 +1,108 @@
 // The snapshot's decoding (sim-worker.js), on a thread of its own where the browser lets a
-// worker start one. The snapshot is stored as one Zstandard frame (sitebuild/runtime/maker.py,
-// compress_snapshot), 0.57 MB smaller than the best gzip of it, and npm zstddec (zstd's own
-// decoder compiled to WebAssembly) decodes it once all of it is in: in a fresh page of Chromium
-// in a quarter of the time npm fzstd (JavaScript, not yet optimised by V8 in a fresh worker) took
-// and in about half of DecompressionStream's for the gzip (medians 0.26 / 1.00 / 0.63 s in the same
-// rounds at load 8-10). On the sim worker's thread it would wait behind Pyodide's script, its
-// instantiation and the restore (a trace of a repeat visit). The snapshot's bytes are read here
-// and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
-// the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
-// not answered GRACE_MS after the last chunk, they are decoded here as well and the first answer
-// wins. (A worker that fails to load, or never answers, does not cost the snapshot.) On the page
-// the decoding worker is the page's: Firefox ESR 153 under load now and then never returns from
-// `new Worker()` called in a worker (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none
-// when the page starts the second worker), so sim-boot.js starts it beside the sim worker and
-// hands the sim worker a port to it. Without one (a client of the module's own, Node) this module
-// starts it; where no worker can be started, the same code decodes here.
+// worker start one. The snapshot is stored as an .xz file (sitebuild/runtime/maker.py,
+// compress_snapshot: 0.29 MB smaller than the best Zstandard of it, 0.85 MB smaller than gzip),
+// and npm xz-decompress (xz-embedded, the xz project's own decoder, in WebAssembly) decodes it as
+// its bytes come in: its 0.18 s of CPU for the 31 MB go by during the download, and only the last
+// chunk's decoding follows the last byte. The decoded bytes go straight into an array of the
+// snapshot's own size (the page's settings give it: snapshotSize). On the sim worker's thread the
+// decoding would wait behind Pyodide's script, its instantiation and the restore (a trace of a
+// repeat visit). The snapshot's bytes are read here and posted to the decoding worker
+// (snapshot-inflate-worker.js) chunk by chunk, and it posts the decoded bytes back (moved, not
+// copied). The chunks are kept: if that worker fails, or has not answered GRACE_MS after it had
+// the last chunk and the .wasm, they are decoded here as well and the first answer wins. (A worker that fails to load,
+// or never answers, does not cost the snapshot.) On the page the decoding worker is the page's:
+// Firefox ESR 153 under load now and then never returns from `new Worker()` called in a worker
+// (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none when the page starts the second
+// worker), so sim-boot.js starts it beside the sim worker and hands the sim worker a port to it.
+// Without one (a client of the module's own, Node) this module starts it; where no worker can be
+// started, the same code decodes here.
 
-import { answerDataAddresses } from "./pyodide-adapter.js";
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
 
 export const GRACE_MS = 2000;
 
-// RFC 8878, 3.1.1: a frame opens with the magic number 0xFD2FB528 (little-endian).
-const isZstd = (bytes) => bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
+// The .xz format's magic number (The .xz File Format 1.2.1, 2.1.1.1), the first 6 bytes of a stream.
+const XZ_MAGIC = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
+const isXz = (bytes) => bytes.length >= XZ_MAGIC.length && XZ_MAGIC.every((byte, i) => bytes[i] === byte);
 
-// The snapshot's own size from a Zstandard frame header in its first bytes (RFC 8878, 3.1.1.1:
-// Frame_Content_Size), or null (not a frame, no size in it, or too few bytes yet).
-export function snapshotSize(bytes) {
-  if (!bytes || !isZstd(bytes) || bytes.length < 6) return null;
-  const descriptor = bytes[4];
-  const singleSegment = (descriptor >> 5) & 1;
-  const sizeBytes = [singleSegment, 2, 4, 8][descriptor >> 6];
-  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 3]; // after the window and dictionary fields
-  if (!sizeBytes || bytes.length < at + sizeBytes) return null;
-  let size = 0;
-  for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + bytes[at + i];
-  return sizeBytes === 2 ? size + 256 : size;
-}
-
-// zstddec, ready: it loads its WebAssembly with fetch() from a data: address, which the site's
-// policy (connect-src 'self') refuses, so that one fetch is answered from the address's own
-// bytes (pyodide-adapter.js, answerDataAddresses: the one patch of fetch; compiling it is allowed:
-// 'wasm-unsafe-eval'). Started once, as soon as it is asked for; imported only then, so that the
-// sim worker, which imports this module but decodes here only when its decoding worker cannot,
-// does not wait for the decoder's 76 kB before it starts.
+// xz-decompress, imported once, as soon as it is asked for; only then, so that the sim worker,
+// which imports this module but decodes here only when its decoding worker cannot, does not wait
+// for the decoder's 20 kB before it starts. (It compiles its WebAssembly from its own bytes, which
+// the site's policy allows: 'wasm-unsafe-eval'.)
 let decoder = null;
-export function zstdDecoder() {
-  decoder ||= import("./vendor/zstddec.js").then(({ ZSTDDecoder }) => {
-    const zstd = new ZSTDDecoder();
-    answerDataAddresses();
-    return zstd.init().then(() => zstd);
-  });
+export function xzDecoder() {
+  decoder ||= import("./vendor/xz-decompress.js");
   return decoder;
 }
 
-// The snapshot's bytes from its stream: a Zstandard frame decoded; anything else (a host that
-// already decoded it, as Content-Encoding) read as it is. Rejects with the stream's error, or
-// when the frame does not decode to the size its header gives (cut short, corrupt): zstddec
-// returns what zstd wrote and no error. wasm: null, or (a promise of) the bytes of the .wasm the
-// snapshot is a delta against, whose data image is XORed back in (snapshot-delta.js); the image
-// is read from them while the snapshot comes in, so that only the XOR follows its decoding.
-export async function inflate(stream, wasm = null) {
+// The snapshot's bytes from its stream: an .xz stream decoded as it comes in; anything else (a
+// host that already decoded it, or a file that is not a snapshot, which the restore refuses) read
+// as it is. size: (a promise of) the snapshot's own size, which the decoded bytes must have (they
+// are written into an array of that size as they come). Rejects with the stream's error, or when
+// the .xz stream is cut short, corrupt (its CRC32 or its structure) or decodes to another size.
+// wasm: null, or (a promise of) the bytes of the .wasm the snapshot is a delta against, whose
+// data image is XORed back in (snapshot-delta.js); the image is read from them while the snapshot
+// comes in, so that only the XOR follows its decoding.
+export async function inflate(stream, wasm = null, size = null) {
   const image = Promise.resolve(wasm).then((bytes) => bytes && dataImage(new Uint8Array(bytes)));
   image.catch(() => {}); // awaited below, once the snapshot is in
-  const data = await readAll(stream);
-  let bytes = data;
-  if (isZstd(data)) {
-    const size = snapshotSize(data);
-    if (!size) throw new Error("the snapshot's frame gives no size");
-    bytes = (await zstdDecoder()).decode(data, size);
-    if (bytes.length !== size) throw new Error(`the snapshot's frame decodes to ${bytes.length} of its ${size} bytes`);
-  }
+  const { head, rest } = await peek(stream, XZ_MAGIC.length);
+  const bytes = isXz(head) ? await decodeXz(rest, await size) : await readAll(rest);
   const delta = await image;
   return delta ? xorDataImage(bytes, delta) : bytes;
+}
+
+async function decodeXz(stream, size) {
+  if (!Number.isSafeInteger(size) || size <= 0) throw new Error(`the snapshot's own size is not known (${size})`);
+  const { XzReadableStream } = await xzDecoder();
+  const out = new Uint8Array(size);
+  let at = 0;
+  const reader = new XzReadableStream(stream).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.byteLength > size - at) throw new Error(`the snapshot decodes to more than its ${size} bytes`);
+      out.set(value, at);
+      at += value.byteLength;
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw new Error(`the snapshot's .xz stream: ${error && error.message || error}`);
+  }
+  if (at !== size) throw new Error(`the snapshot decodes to ${at} of its ${size} bytes`);
+  return out;
+}
+
+// The stream's first `count` bytes (fewer if it ends sooner), and a stream of all its bytes.
+async function peek(stream, count) {
+  const reader = stream.getReader();
+  const taken = [];
+  let length = 0;
+  let ended = false;
+  while (length < count) {
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    taken.push(value);
+    length += value.byteLength;
+  }
+  const head = concat(taken, length);
+  const rest = new ReadableStream({
+    start(controller) {
+      for (const chunk of taken) controller.enqueue(chunk);
+      if (ended) controller.close();
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { head, rest };
 }
 
 async function readAll(stream) {
@@ -84,6 +114,10 @@ async function readAll(stream) {
     chunks.push(value);
     length += value.byteLength;
   }
+  return concat(chunks, length);
+}
+
+function concat(chunks, length) {
   if (chunks.length === 1) return chunks[0];
   const all = new Uint8Array(length);
   let at = 0;
@@ -94,13 +128,16 @@ async function readAll(stream) {
   return all;
 }
 
-// inflate(stream, wasm) on the decoding worker's thread, or on this one where it cannot be (or has
-// not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept here in
-// case it fails), its undoing the delta too takes that work off the thread that instantiates the
-// .wasm, where it had followed the instantiation (25-60 ms of a warm visit's critical path).
-// port: null (this module starts the worker), or a promise of a MessagePort to the worker the page
-// started (null: the page could not start one). The stream is read on while the port comes.
-export async function inflateElsewhere(stream, wasm = null, port = null) {
+// inflate(stream, wasm, size) on the decoding worker's thread, or on this one where it cannot be
+// (or has not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept
+// here in case it fails), its undoing the delta too takes that work off the thread that
+// instantiates the .wasm, where it had followed the instantiation (25-60 ms of a warm visit's
+// critical path). port: null (this module starts the worker), or a promise of a MessagePort to the
+// worker the page started (null: the page could not start one). The stream is read on while the
+// port comes. The grace period starts once the worker has all it needs, the snapshot's last chunk
+// and the .wasm: on a slow link the .wasm comes seconds after the snapshot, and a grace counted
+// from the snapshot alone decoded it again here while the .wasm came in.
+export async function inflateElsewhere(stream, wasm = null, port = null, size = null) {
   const read = collect(stream);
   let worker;
   try {
@@ -108,7 +145,8 @@ export async function inflateElsewhere(stream, wasm = null, port = null) {
   } catch {
     worker = null;
   }
-  if (!worker) return inflate(await read.all(), wasm);
+  if (!worker) return inflate(await read.all(), wasm, size);
+  worker.postMessage({ size });
   Promise.resolve(wasm).then(
     (bytes) => worker.postMessage({ wasm: bytes || null }),
     (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
@@ -124,10 +162,11 @@ export async function inflateElsewhere(stream, wasm = null, port = null) {
     read.forward((chunk) => worker.postMessage({ chunk }));
     const chunks = await read.chunks;
     worker.postMessage({ done: true });
+    await Promise.resolve(wasm).catch(() => {}); // a .wasm that failed: the worker says so at once
     const first = await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, GRACE_MS, null))]);
     if (first) return first;
     const never = new Promise(() => {});
-    return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream(), wasm)]);
+    return await Promise.race([answer.then((bytes) => bytes || never), inflate(new Blob(chunks).stream(), wasm, size)]);
   } finally {
     if (worker.terminate) worker.terminate();
     else worker.close(); // the page ends its worker once Python is ready (sim-client.js)
