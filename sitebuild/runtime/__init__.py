@@ -33,6 +33,8 @@ NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js", "contract.py")
 # The delta the snapshots are stored as: the build and the page's worker share this module, and
 # the page's adapter to Pyodide, which knows where the memory lies in a snapshot.
 SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "snapshot-delta.js"
+# How they are packed, without their long runs of zeros: the build packs, the page's decoder unpacks.
+SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "snapshot-spans.js"
 PAGE_ADAPTER = REPO / "site" / "static" / "js" / "pyodide-adapter.js"
 
 
@@ -71,6 +73,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
         *[source for source in _sources(HERE) if Path(source[0]).name not in NOT_IN_SNAPSHOTS],
         ("snapshot-delta.js", SNAPSHOT_DELTA.read_bytes()),
+        ("snapshot-spans.js", SNAPSHOT_SPANS.read_bytes()),
         ("pyodide-adapter.js", PAGE_ADAPTER.read_bytes()),
         ("node", maker.node_version().encode()),
         # lzma is the Python's own, built with its liblzma (which the stream's bytes depend on).
@@ -131,7 +134,7 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
             "stdlib": size(stdlib), "lock": size(lock), "wheel": size(wheel_rel),
             "snapshots": {lang: size(rel) for lang, rel in snapshots.items()},
             # Each snapshot's own size, decoded: the array Pyodide restores from is made at once.
-            "snapshots_decoded": {lang: made[lang]["raw_bytes"] for lang in snapshots},
+            "snapshots_decoded": {lang: made[lang]["bytes"] for lang in snapshots},
             "models": {lang: len(data) for lang, data in models.items()},
         },
     }

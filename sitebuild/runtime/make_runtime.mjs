@@ -14,7 +14,8 @@
 //    restores the snapshot without downloading the zip; only the fallback installs a wheel), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
 //    The free chunks of its heap are zeroed first (pyodide_adapter.mjs, saveMemory): freed memory keeps its garbage.
-//    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js).
+//    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js),
+//    without its long runs of zeros (site/static/js/snapshot-spans.js).
 //    The languages' snapshots are made side by side, each in a worker thread of its own (its own
 //    Pyodide): on two cores the second costs no wall time.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
@@ -25,6 +26,7 @@ import path from "node:path";
 import nodeCrypto from "node:crypto";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
+import { packSpans } from "../../site/static/js/snapshot-spans.js";
 import { saveMemory, startPyodide as start, unpackWheel } from "./pyodide_adapter.mjs";
 
 function makeDeterministic() {
@@ -111,7 +113,7 @@ del specdec_model_json, specdec_measured_json
 `);
   const { memory, cleared } = saveMemory(pyodide);
   const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
-  fs.writeFileSync(job.snapshots[lang], xorDataImage(memory, image));
+  fs.writeFileSync(job.snapshots[lang], packSpans(xorDataImage(memory, image)));
   return { bytes: memory.length, dataImage: image.length, freeZeroed: cleared.zeroed };
 }
 

@@ -2,10 +2,10 @@
 
 The snapshots are stored as .xz files (`<lang>.snapshot.xz`, compress_snapshot), which the page's
 decoding worker decodes as their bytes come in, with npm xz-decompress (site/static/js/snapshot-inflate.js);
-their own size is in the report (`raw_bytes`), which the page's settings carry (the start field
+their own size is in the report (`bytes`), which the page's settings carry (the start field
 snapshotSize). The bytes depend only on the snapshot, and any static host serves them as they are.
-Each is a delta against the wasm's data segments (site/static/js/snapshot-delta.js; make_runtime.mjs
-writes it).
+Each is a delta against the wasm's data segments (site/static/js/snapshot-delta.js), packed
+without its long runs of zeros (site/static/js/snapshot-spans.js; make_runtime.mjs writes both).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ HELPER = HERE / "in_pyodide.py"
 # 4 bytes: literals and matches coded by their place in a word (lp=2, pb=2) save 1.6% against xz's
 # default (lc=3, lp=0). A dictionary of 16 MiB spans the heap's live part (13-26 MB into memory):
 # 8 MiB and 32 MiB both came out larger. The extreme preset saves 8 kB for 0.9 s of CPU. The
-# page's decoder (xz-embedded in WebAssembly, npm xz-decompress) takes about 0.18 s of CPU for the
-# 31 MB, which it spends as the bytes come in. CRC32: a copy cut short or corrupted fails its check
+# page's decoder (xz-embedded in WebAssembly, npm xz-decompress) spends its CPU as the bytes come
+# in (0.16 s in Node for the en snapshot packed without its long runs of zeros, snapshot-spans.js:
+# 10.4 of its 31 MB). CRC32: a copy cut short or corrupted fails its check
 # in the page's decoder. Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is
 # cached (.cache/runtime/).
 XZ_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": 1 << 24,
@@ -99,7 +100,6 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     for lang in langs:
         (work / f"{lang}.snapshot.xz").write_bytes(stored[lang])
         report["snapshots"][lang]["sha256_raw"] = _sha256(raws[lang])
-        report["snapshots"][lang]["raw_bytes"] = len(raws[lang])
     report["lock"] = lock
     shutil.rmtree(scratch)
     (work / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
@@ -107,8 +107,9 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
 
 
 def compress_snapshot(raw: bytes) -> bytes:
-    """raw as one .xz stream (XZ_FILTERS, CRC32). Its own size is not in the stream's header: the
-    report gives it to the page (raw_bytes), which hands Pyodide an array of that size at once."""
+    """raw (a packed snapshot) as one .xz stream (XZ_FILTERS, CRC32). The snapshot's own size is
+    not in it: the report gives it to the page (`bytes`), which hands Pyodide an array of that size
+    at once."""
     return lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=XZ_FILTERS)
 
 

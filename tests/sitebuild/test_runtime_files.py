@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers.pyodide_snapshot import ADAPTER, memory_offset
+from helpers.pyodide_snapshot import ADAPTER, memory_offset, unpack_spans
 
 from sitebuild import assets, runtime
 from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
@@ -149,9 +149,10 @@ console.log(JSON.stringify({
 
 @pytest.mark.adapter("snapshotMemory", "saveMemory")
 def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_path):
-    """Each snapshot is one .xz stream (CRC32) whose size the page's settings give
-    (data-snapshot-size); the page's own decoder (built static/js/snapshot-inflate.js in Node)
-    decodes it from 1,000-byte chunks to the same bytes as Python's lzma, and refuses a stream cut
+    """Each snapshot is one .xz stream (CRC32) of the snapshot packed without its long runs of
+    zeros (less than half of it is left), whose size the page's settings give (data-snapshot-size);
+    the page's own decoder (built static/js/snapshot-inflate.js in Node) decodes it from 1,000-byte
+    chunks to the same bytes as Python's lzma and this test's unpacking, and refuses a stream cut
     short, a byte changed (its CRC32 or its structure) and any other size, naming the snapshot."""
     (tmp_path / "read.mjs").write_text(READ_SNAPSHOT)
     module = (built_site / "static/js/snapshot-inflate.js").as_uri()
@@ -159,7 +160,9 @@ def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_
         path = one(built_site.glob(f"py/{lang}.*.snapshot.xz"))
         data = path.read_bytes()
         assert data[:6] == b"\xfd7zXZ\x00" and data[7] == 1  # the .xz magic; stream flags: CRC32
-        raw = lzma.decompress(data, format=lzma.FORMAT_XZ)
+        packed = lzma.decompress(data, format=lzma.FORMAT_XZ)
+        raw = unpack_spans(packed)
+        assert len(packed) < len(raw) / 2, (lang, len(packed), len(raw))
         assert memory_offset(raw[: 1 << 20]) > 0  # a Pyodide memory snapshot, as the page's adapter reads one
         page = (built_site / f"{lang}/specdec/index.html").read_text()
         assert re.search(r"data-snapshot-size='(\d+)'", page).group(1) == str(len(raw)), lang
@@ -169,9 +172,46 @@ def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_
         assert (read["length"], read["sha256"]) == (len(raw), hashlib.sha256(raw).hexdigest()), lang
         assert read["short"].startswith("the snapshot's .xz stream: "), read
         assert read["changed"].startswith("the snapshot's .xz stream: "), read
-        assert read["smaller"] == f"the snapshot's .xz stream: the snapshot decodes to more than its {len(raw) - 1} bytes", read
-        assert read["larger"] == f"the snapshot decodes to {len(raw)} of its {len(raw) + 1} bytes", read
+        for other in ("smaller", "larger"):
+            given = len(raw) + (1 if other == "larger" else -1)
+            assert read[other] == f"the snapshot's .xz stream: the snapshot has {len(raw)} bytes, not the {given} the page gives", read
         assert read["unknown"] == "the snapshot's own size is not known (null)", read
+
+
+# snapshot-spans.js's packing in Node, of the bytes of one file into another.
+PACK_SPANS = """
+import fs from "node:fs";
+const [module, from, to] = process.argv.slice(2);
+const { packSpans } = await import(module);
+fs.writeFileSync(to, packSpans(new Uint8Array(fs.readFileSync(from))));
+"""
+
+
+def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
+    """packSpans (the build's, site/static/js/snapshot-spans.js) leaves out every run of 16 or more
+    4 kB pages of zeros (a last page cut short counts) and nothing else, and its packing unpacks
+    (this test's own reading of the format) to the same bytes."""
+    script = tmp_path / "pack.mjs"
+    script.write_text(PACK_SPANS)
+    p = 4096
+    cases = {  # name: (bytes, the spans packed)
+        "runs at the start, between and at the end": (
+            bytes(16 * p) + b"\1" * p + bytes(16 * p) + b"\2" * p + bytes(16 * p), [(16 * p, p), (33 * p, p)]),
+        "a run one page short": (b"\3" * p + bytes(15 * p) + b"\4" * p, [(0, 17 * p)]),
+        "a run as long as 16 pages, not 16 whole pages": (b"\5" * 10 + bytes(16 * p + 100) + b"\6", [(0, 16 * p + 111)]),
+        "a run ending in a short last page": (b"\7" * p + bytes(15 * p + 7), [(0, p)]),
+        "nothing but zeros": (bytes(16 * p + 7), []),
+    }
+    module = (SIM.parent / "site/static/js/snapshot-spans.js").as_uri()
+    for name, (raw, expected) in cases.items():
+        (tmp_path / "raw").write_bytes(raw)
+        subprocess.run(["node", str(script), module, str(tmp_path / "raw"), str(tmp_path / "packed")],
+                       capture_output=True, text=True, check=True, timeout=60)
+        packed = (tmp_path / "packed").read_bytes()
+        count = int.from_bytes(packed[8:12], "little")
+        spans = [struct.unpack_from("<II", packed, 12 + 8 * i) for i in range(count)]
+        assert spans == expected, name
+        assert unpack_spans(packed) == raw, name
 
 
 def test_the_snapshot_decoder_is_npm_xz_decompress_as_pinned_with_its_licenses(built_site):
@@ -223,7 +263,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
     wasm = one(built_site.glob("pyodide/*/pyodide.asm.wasm"))
     for lang in ("en", "zh"):
         stored = tmp_path / f"{lang}.snapshot"
-        stored.write_bytes(lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes()))
+        stored.write_bytes(unpack_spans(lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes())))
         run = subprocess.run(["node", str(script), str(stored), delta_module, ADAPTER.as_uri(), str(wasm)],
                              capture_output=True, text=True, check=True, timeout=120)
         share = json.loads(run.stdout)
@@ -255,7 +295,7 @@ def test_compressing_a_snapshot_is_a_function_of_its_bytes(built_site):
     (no state carried between calls, no clock, no threads' order): what lets the determinism test
     compare the snapshots before compression. Checked on the first MB of a built snapshot (the
     shipped stream is this function's output: test_snapshots_are_xz_streams...)."""
-    raw = lzma.decompress(one(built_site.glob("py/en.*.snapshot.xz")).read_bytes())[: 1 << 20]
+    raw = unpack_spans(lzma.decompress(one(built_site.glob("py/en.*.snapshot.xz")).read_bytes()))[: 1 << 20]
     first = maker.compress_snapshot(raw)
     assert maker.compress_snapshot(raw) == first
     assert maker.compress_snapshot(raw + b"\0") != first
