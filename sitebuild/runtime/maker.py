@@ -17,7 +17,6 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-
 from ..errors import BuildError
 from . import imports
 from .lock import write_lock
@@ -33,9 +32,8 @@ HELPER = HERE / "in_pyodide.py"
 # 8 MiB and 32 MiB both came out larger. The extreme preset saves 8 kB for 0.9 s of CPU. The
 # page's decoder (xz-embedded in WebAssembly, npm xz-decompress) spends its CPU as the bytes come
 # in (0.16 s in Node for the en snapshot packed without its long runs of zeros, snapshot-spans.js:
-# 10.4 of its 31 MB). CRC32: a copy cut short or corrupted fails its check
-# in the page's decoder. Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is
-# cached (.cache/runtime/).
+# 10.4 of its 31 MB). CRC32: a copy cut short or corrupted fails its check in the page's decoder.
+# Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is cached (.cache/runtime/).
 XZ_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": 1 << 24,
                "lc": 2, "lp": 2, "pb": 2},)
 NODE_TIMEOUT_S = 600

@@ -100,9 +100,9 @@ function progress(next, extra) {
   self.postMessage({ type: "progress", stage, ...bytes, ...extra });
 }
 
-// The snapshot is stored as an .xz file; a host that already decoded it (Content-Encoding) hands
-// over the raw bytes, which start with the snapshot's own magic number instead. Its bytes are
-// counted here as they arrive, and decoded on another thread where it can (snapshot-inflate.js).
+// The snapshot is stored as an .xz file (a file that is not one is read as it is: see
+// snapshot-inflate.js, inflate). Its bytes are counted here as they arrive, and decoded on another
+// thread where it can (snapshot-inflate.js).
 // Resolves with the snapshot's bytes. size: its own size (the start message's snapshotSize).
 // wasmBytes: (a promise of) the .wasm's bytes, whose data image is XORed back in there too.
 // decoder: a promise of the port to the decoding worker the page started, or null (none: started here).

@@ -3,15 +3,16 @@
 // compress_snapshot: 0.29 MB smaller than the best Zstandard of it, 0.85 MB smaller than gzip),
 // and npm xz-decompress (xz-embedded, the xz project's own decoder, in WebAssembly) decodes it as
 // its bytes come in: its CPU (0.16 s in Node for the packed en snapshot, 0.25 s for all 31 MB)
-// goes by during the download, and only the last chunk's decoding follows the last byte. The decoded spans go straight into an array of the snapshot's
-// own size (the page's settings give it: snapshotSize), where the long runs of zeros the build
-// left out already are (snapshot-spans.js). On the sim worker's thread the
-// decoding would wait behind Pyodide's script, its instantiation and the restore (a trace of a
-// repeat visit). The snapshot's bytes are read here and posted to the decoding worker
-// (snapshot-inflate-worker.js) chunk by chunk, and it posts the decoded bytes back (moved, not
-// copied). The chunks are kept: if that worker fails, or has not answered GRACE_MS after it had
-// the last chunk and the .wasm, they are decoded here as well and the first answer wins. (A worker that fails to load,
-// or never answers, does not cost the snapshot.) On the page the decoding worker is the page's:
+// goes by during the download, and only the last chunk's decoding follows the last byte. The
+// decoded spans go straight into an array of the snapshot's own size (the page's settings give
+// it: snapshotSize), where the long runs of zeros the build left out already are
+// (snapshot-spans.js). On the sim worker's thread the decoding would wait behind Pyodide's script,
+// its instantiation and the restore (a trace of a repeat visit). The snapshot's bytes are read
+// here and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
+// the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
+// not answered GRACE_MS after it had the last chunk and the .wasm, they are decoded here as well
+// and the first answer wins. (A worker that fails to load, or never answers, does not cost the
+// snapshot.) On the page the decoding worker is the page's:
 // Firefox ESR 153 under load now and then never returns from `new Worker()` called in a worker
 // (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none when the page starts the second
 // worker), so sim-boot.js starts it beside the sim worker and hands the sim worker a port to it.
@@ -38,8 +39,8 @@ export function xzDecoder() {
 }
 
 // The snapshot's bytes from its stream: an .xz stream decoded as it comes in, its spans written
-// into an array of zeros of the snapshot's own size (snapshot-spans.js); anything else (a file
-// that is not a snapshot, which the restore refuses) read as it is. size: (a promise of) the
+// into an array of zeros of the snapshot's own size (snapshot-spans.js); anything else read as it
+// is (a snapshot already decoded, which the restore takes; any other file, which it refuses). size: (a promise of) the
 // snapshot's own size. Rejects with the stream's error, or when the .xz stream is cut short or
 // corrupt (its CRC32 or its structure), or its spans do not fit that size.
 // wasm: null, or (a promise of) the bytes of the .wasm the snapshot is a delta against, whose
