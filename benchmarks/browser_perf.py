@@ -116,9 +116,11 @@ def fresh_build() -> Path:
 
 
 def add_bare_page(site: Path) -> None:
-    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime."""
-    from sitebuild.assets import PYODIDE_PACKAGE
+    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime, beside
+    which it puts Pyodide's own .wasm (the site serves an .xz stream of it, which loadPyodide cannot read)."""
+    from sitebuild.assets import PYODIDE_FILES, PYODIDE_PACKAGE, copy_pyodide
 
+    copy_pyodide(site, PYODIDE_FILES)
     (pyodide_dir,) = (site / "pyodide").glob("v*")
     bare = site / "_perf" / "bare"
     bare.mkdir(parents=True, exist_ok=True)
@@ -133,10 +135,7 @@ def bare_page(site: Path | None, root: str) -> str:
     """The bare page's URL: beside the fresh build, or (measuring a site elsewhere) on a server of
     its own holding the same Pyodide files."""
     if site is None:
-        from sitebuild.assets import copy_pyodide
-
         site = Path(tempfile.mkdtemp(prefix="specdec-bare-"))
-        copy_pyodide(site)
         root = serve(site)
     add_bare_page(site)
     return root + "_perf/bare/"

@@ -11,7 +11,7 @@ from .errors import BuildError
 
 REPO = Path(__file__).resolve().parent.parent
 PYODIDE_PACKAGE = REPO / "node_modules" / "pyodide"
-# The runtime files the worker fetches from the package. Its python_stdlib.zip and pyodide-lock.json
+# The runtime files the worker starts from in the package. Its python_stdlib.zip and pyodide-lock.json
 # are replaced by our trimmed, precompiled stdlib and our lock (sitebuild.runtime); the rest of the
 # npm package (types, consoles) is not served.
 PYODIDE_FILES = (
@@ -19,6 +19,11 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
 )
+# Copied as they are; the .wasm is served as an .xz stream of it (WASM_XZ, made by sitebuild.runtime).
+PYODIDE_SCRIPTS = PYODIDE_FILES[:2]
+WASM_XZ = "pyodide.asm.wasm.xz"
+# The runtime's files in the site's Pyodide folder, by the names the worker's loading message counts.
+PYODIDE_SITE_FILES = (*PYODIDE_SCRIPTS, WASM_XZ)
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
@@ -47,18 +52,18 @@ def pyodide_version() -> str:
     return json.loads(manifest.read_text())["version"]
 
 
-def copy_pyodide(out: Path) -> tuple[str, int]:
-    """Copy the runtime under a versioned folder; return its path relative to the site and its bytes."""
+def copy_pyodide(out: Path, names: tuple[str, ...] = PYODIDE_SCRIPTS) -> str:
+    """Copy these runtime files under a versioned folder; return its path relative to the site."""
     version = pyodide_version()
     rel = f"pyodide/v{version}/"
     target = out / rel
-    target.mkdir(parents=True)
-    for name in PYODIDE_FILES:
+    target.mkdir(parents=True, exist_ok=True)
+    for name in names:
         source = PYODIDE_PACKAGE / name
         if not source.exists():
             raise BuildError(f"{source}: missing from the Pyodide npm package")
         shutil.copyfile(source, target / name)
-    return rel, sum((target / name).stat().st_size for name in PYODIDE_FILES)
+    return rel
 
 
 def vendored_js(rel: str) -> bytes:

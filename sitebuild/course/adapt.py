@@ -14,11 +14,12 @@ with a server that sends that table):
   embed's runtime settings give the worker those names (the start fields pyodideScript and
   pyodideModule). Pyodide's own files are copied byte for byte: the worker hands Pyodide its
   module (pyodide-adapter.js), so pyodide.mjs never imports pyodide.asm.mjs by its name.
-- Pyodide's .wasm, served as octet-stream: the worker compiles it itself, from its bytes when the
-  type is not application/wasm (pyodide-adapter.js, wasmOf; streaming compilation refuses any
-  other type), and hands Pyodide that module: the same worker as the site's.
+- Pyodide's .wasm is an .xz stream of it (pyodide.asm.wasm.xz), which any type serves: the worker
+  decodes it and hands the compile the bytes as application/wasm itself (wasm-inflate.js), then
+  hands Pyodide that module: the same worker as the site's.
 - The service worker: the page registers it only if the page names one (data-service-worker);
-  the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS.
+  the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS; nor
+  does the sim worker keep the decoded .wasm there (data-wasm-cache empty).
 - The snapshot (.xz, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
   bytes) need no type; nothing relies on Content-Encoding.
 - The embed's link to the full page: the package has no full page, so with a base URL it opens
@@ -70,6 +71,7 @@ def embed_page(hosted: bool) -> list[Rewrite]:
                        f"the worker imports {old} as {new}") for old, new in RENAMED.items()]
     return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
             *scripts,
+            Rewrite(r' data-wasm-cache="[^"]*"', ' data-wasm-cache=""', 1, "the worker keeps nothing beside the LMS"),
             Rewrite(r'<body class="embed" data-embed="true"', '<body class="embed" data-embed="true" data-package="true"', 1,
                     "its chapters show other chapters in place"),
             *link]

@@ -36,6 +36,10 @@ SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "snapshot-delta.js"
 # How they are packed, without their long runs of zeros: the build packs, the page's decoder unpacks.
 SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "snapshot-spans.js"
 PAGE_ADAPTER = REPO / "site" / "static" / "js" / "pyodide-adapter.js"
+# The Cache Storage where the page's worker keeps the decoded .wasm (the start field wasmCache).
+# Not a build's cache: the service worker deletes only those (specdec-<build>), and the .wasm is
+# kept under its Pyodide version's address, good for every build on that version.
+WASM_CACHE = "specdec-runtime"
 
 
 def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
@@ -92,8 +96,9 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
                         snapshots: bool = True) -> dict:
     """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
-    pyodide_rel, _ = assets.copy_pyodide(stage)
+    pyodide_rel = assets.copy_pyodide(stage)
     folder, token = start_files(models, cache_root(), measured, snapshots)
+    shutil.copyfile(folder / assets.WASM_XZ, stage / pyodide_rel / assets.WASM_XZ)
     py = stage / "py"
     py.mkdir(exist_ok=True)
 
@@ -130,7 +135,7 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
         "lock_info": json.loads((folder / "pyodide-lock.json").read_text())["info"],
         # Bytes of each file the worker may fetch, by the names its loading message counts them under.
         "sizes": {
-            **{name: size(pyodide_rel + name) for name in assets.PYODIDE_FILES},
+            **{name: size(pyodide_rel + name) for name in assets.PYODIDE_SITE_FILES},
             "stdlib": size(stdlib), "lock": size(lock), "wheel": size(wheel_rel),
             "snapshots": {lang: size(rel) for lang, rel in snapshots.items()},
             # Each snapshot's own size, decoded: the array Pyodide restores from is made at once.
@@ -155,6 +160,8 @@ def page_settings(runtime: dict, root: str) -> dict:
         "pyodide": pyodide,
         "pyodideScript": pyodide + "pyodide.mjs",
         "pyodideModule": pyodide + "pyodide.asm.mjs",
+        "wasm": pyodide + assets.WASM_XZ,
+        "wasmCache": WASM_CACHE,
         "stdlib": root + runtime["stdlib"],
         "lock": root + runtime["lock"],
         "lockInfo": runtime["lock_info"],
@@ -164,7 +171,7 @@ def page_settings(runtime: dict, root: str) -> dict:
         "decoder": static("js/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
         "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
         "sizes": {lang: {
-            **{name: sizes[name] for name in assets.PYODIDE_FILES},
+            **{name: sizes[name] for name in assets.PYODIDE_SITE_FILES},
             "stdlib": sizes["stdlib"], "lock": sizes["lock"], "wheel": sizes["wheel"],
             "snapshot": sizes["snapshots"].get(lang, 0), "model": sizes["models"][lang],
         } for lang in langs},

@@ -55,13 +55,19 @@ class Failure:
 
 FIELDS = (
     Field("worker", "url", "the sim worker's script (sim-worker.js, with its version)", message=False),
-    Field("pyodide", "url", "Pyodide's folder, its `indexURL`: the `.wasm` is fetched from it"),
+    Field("pyodide", "url", "Pyodide's folder, its `indexURL`"),
     Field("pyodideScript", "url", "Pyodide's loader, `pyodide.mjs` (the course package names it `pyodide.mjs.js`)"),
     Field("pyodideModule", "url", "Emscripten's module, `pyodide.asm.mjs` (the course package: `pyodide.asm.mjs.js`)"),
+    Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`pyodide.asm.wasm.xz`), which the worker decodes and "
+                         "compiles as its bytes come in; Pyodide's own request for the `.wasm` is answered with "
+                         "that module"),
     Field("stdlib", "url", "the trimmed, precompiled standard library (the fallback's; the snapshot needs none)"),
     Field("lock", "url", "our `pyodide-lock.json`, which lists the sim wheel and its sha256 (the fallback's)"),
     Field("lockInfo", "json", "the lock's `info` (ABI, platform, Python): what Pyodide checks on the snapshot path, "
                               "which downloads no lock"),
+    Field("wasmCache", "text", "the Cache Storage where the worker keeps the decoded `.wasm` when asked "
+                               "(`{type: \"keep\"}`) and looks for it first, so that a later visit neither decodes "
+                               "it nor loses the browser's code cache for it (empty: neither, the course package)"),
     Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
           per_lang=True),
     Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "
@@ -135,6 +141,8 @@ MESSAGES = (
     ("worker → page", "`{type: \"ready\", runtime, via, timings}`", "Python answers: `via` says how it started, "
      "`timings` holds every mark"),
     ("worker → page", "`{type: \"failed\", code, error}`", "the start failed: a failure code and the raw detail"),
+    ("page → worker", "`{type: \"keep\"}`", "keep the decoded `.wasm` in Cache Storage (the start field "
+     "`wasmCache`), sent once the site's service worker is ready: the site keeps an offline copy"),
     ("page → worker", "`{id, command, args}`", "a call (docs/bench-protocol.md lists the commands)"),
     ("worker → page", "`{id, type: \"partial\", stage}`", "a long command's stage before its answer (`use_text`)"),
     ("worker → page", "`{id, ok, result \\| error, param, code, details}`", "the call's answer"),

@@ -20,10 +20,13 @@ const BUILD = "__BUILD__";
 const FILES = __FILES__; // path below the site's root ("en/specdec/" for a folder's index.html) -> short sha256
 const SHELL = __SHELL__; // the paths stored at install: every page, the scripts and styles, Pyodide
 const CACHE = `specdec-${BUILD}`;
+// Every build's cache, as named above; the page's worker keeps the decoded .wasm in a cache of its
+// own (the runtime contract's wasmCache), good for every build on the same Pyodide.
+const BUILD_CACHE = /^specdec-[0-9a-f]{16}$/;
 const ROOT = new URL("./", self.location.href).href;
 // Named by their content, so the browser's HTTP cache may answer for them without asking.
 const IMMUTABLE = /^(py|pyodide)\//;
-const WASM = /^pyodide\/.*\.wasm$/;
+const WASM = /^pyodide\/.*\.wasm\.xz$/; // the .wasm as the site serves it, an .xz stream
 // How long a page or the .wasm waits for the network's answer (its headers) when this worker holds
 // a copy: past it the copy is served. The network's answer, when it comes, is not used for that
 // visit (a page of a newer build arriving then could otherwise retire this build's files while
@@ -73,7 +76,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith("specdec-") && name !== CACHE) await caches.delete(name);
+      if (BUILD_CACHE.test(name) && name !== CACHE) await caches.delete(name);
     }
     await self.clients.claim();
   })());

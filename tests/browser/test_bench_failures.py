@@ -6,10 +6,15 @@ watchdog; a worker that died left pending calls hanging and the status stuck.
 
 from __future__ import annotations
 
+import functools
 import time
+from pathlib import Path
 
 import pytest
 from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, settle
+from helpers.loopback import LoopbackSite
+
+from sitebuild.serve import SiteHandler
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +27,7 @@ REPORTED_MS = 30_000
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-@pytest.mark.adapter("wasmOf", "withPrecompiledWasm")
+@pytest.mark.adapter("withPrecompiledWasm")
 def test_a_blocked_wasm_is_reported_long_before_the_watchdog_and_retry_recovers(new_page, site_url):
     page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
     # Blocked until Retry; then let through. Not page.unroute(): it waits for the handlers still
@@ -47,6 +52,41 @@ def test_a_blocked_wasm_is_reported_long_before_the_watchdog_and_retry_recovers(
     settle(page)
     assert bench_state(page)["settings"]["gamma"] == 6  # the link waited for Python and was applied
     assert page.locator("#b .b-retry").is_hidden() and page.locator("#b button.b-step").is_enabled()
+
+
+class CorruptWasmSite(LoopbackSite):
+    """The built site on a server of the test's own that changes one byte in the middle of the
+    .wasm's .xz stream (a server, not a Playwright route: a route's answer to the worker's fetch
+    failed it as a network error)."""
+
+    def __init__(self, root: Path):
+        class Handler(SiteHandler):
+            def do_GET(self):
+                path = self.path.split("?")[0]
+                if not path.endswith(".wasm.xz"):
+                    return super().do_GET()
+                body = bytearray((root / path.lstrip("/")).read_bytes())
+                body[len(body) // 2] ^= 1
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-xz")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        super().__init__(root, handler=functools.partial(Handler, directory=str(root)))
+
+
+@pytest.mark.adapter("withPrecompiledWasm")
+def test_a_corrupt_wasm_stream_is_reported_as_the_wasm_naming_its_file(new_page, built_site):
+    """The .wasm is served as an .xz stream (wasm-inflate.js): one byte changed in it fails its
+    check, and the page says the .wasm failed, naming the file and the stream's error."""
+    page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
+    with CorruptWasmSite(built_site) as site:
+        page.goto(f"{site.url}en/specdec/")
+        page.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
+        raw = page.locator("#b .b-status__raw").text_content()
+    assert raw.startswith("wasm: ") and "pyodide.asm.wasm.xz: its .xz stream" in raw, raw
+    assert page.locator("#b .b-retry").is_visible()
 
 
 def test_a_worker_that_dies_rejects_its_calls_and_retry_recovers(new_page, site_url):

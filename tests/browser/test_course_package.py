@@ -22,7 +22,7 @@ import pytest
 from helpers.benchpage import PYODIDE_TIMEOUT_MS
 from sitebuild.course.files import modules
 
-pytestmark = [pytest.mark.browser, pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot")]
+pytestmark = [pytest.mark.browser, pytest.mark.adapter("withPrecompiledWasm", "restoreSnapshot")]
 
 REPO = Path(__file__).resolve().parents[2]
 SCORM_AGAIN = REPO / "node_modules" / "scorm-again" / "dist" / "scorm12.js"

@@ -12,11 +12,13 @@ written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, chec
   worker's cached copies), and the new service worker takes over.
 - The embed in a course page on another origin goes live with the service worker present, and the
   worker keeps nothing of the course's origin.
+- Beside the offline copy, the sim worker keeps the decoded .wasm, which later visits compile from.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import shutil
 import threading
@@ -28,7 +30,7 @@ from helpers.course_host import course_page, course_site
 from helpers.loopback import LoopbackSite
 from helpers.service_worker import KEPT
 
-from sitebuild import assets
+from sitebuild import assets, runtime
 from sitebuild.runtime import offline
 from sitebuild.serve import SiteHandler
 
@@ -142,6 +144,68 @@ def test_offline_the_language_not_visited_says_its_files_were_not_saved_and_retr
         page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
     finally:
         context.close()
+
+
+# The decoded .wasm the sim worker keeps (wasm-inflate.js, keepWasm) once the page has asked it
+# to: its length and sha256, waited for (90 s at most), under Pyodide's address for it.
+KEPT_WASM = """async ([cacheName, url]) => {
+  const deadline = performance.now() + 90000;
+  for (;;) {
+    const found = await (await caches.open(cacheName)).match(url);
+    if (found) {
+      const bytes = await found.arrayBuffer();
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      return [bytes.byteLength, [...digest].map((b) => b.toString(16).padStart(2, "0")).join(""), found.headers.get("Content-Type")];
+    }
+    if (performance.now() > deadline) throw new Error(`nothing kept in ${cacheName} for ${url} after 90 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}"""
+WASM_ADDRESS = "() => new URL('pyodide.asm.wasm', new URL(self.specdecSimBoot.settings.pyodide, document.baseURI)).href"
+
+
+def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_there(browser, built_site):
+    """Once the service worker is ready, the sim worker keeps the decoded .wasm in its own Cache
+    Storage (the start field wasmCache): Pyodide's .wasm byte for byte, under Pyodide's address for
+    it. A later visit goes live without asking for the .xz. A kept copy that does not compile
+    (here: a module of no functions, cut short) fails the start with the `wasm` failure naming it,
+    is deleted, and Retry goes live from the .xz."""
+    server = LoopbackSite(built_site)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
+    url = f"{server.url}en/specdec/"
+    try:
+        page, _ = live_once(context, url)
+        address = page.evaluate(WASM_ADDRESS)
+        original = (assets.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
+        kept = page.evaluate(KEPT_WASM, [runtime.WASM_CACHE, address])
+        assert kept == [len(original), hashlib.sha256(original).hexdigest(), "application/wasm"], kept
+        page.close()
+        later = context.new_page()
+        asked = []
+        later.on("request", lambda request: asked.append(request.url))
+        later.goto(url)
+        later.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+        assert not [u for u in asked if ".wasm" in u], asked
+        later.evaluate("""([name, url]) => caches.open(name).then((cache) =>
+            cache.put(url, new Response(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1]), { headers: { "Content-Type": "application/wasm" } })))""",
+                       [runtime.WASM_CACHE, address])
+        later.close()
+        broken = context.new_page()
+        asked.clear()
+        broken.on("request", lambda request: asked.append(request.url))
+        broken.goto(url)
+        broken.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
+        raw = broken.locator("#b .b-status__raw").text_content()
+        assert raw.startswith("wasm: ") and f'its copy kept in Cache Storage "{runtime.WASM_CACHE}"' in raw, raw
+        assert broken.evaluate("([name, url]) => caches.open(name).then((cache) => cache.match(url)).then((r) => r === undefined)",
+                               [runtime.WASM_CACHE, address])
+        broken.locator("#b .b-retry").click()
+        broken.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+        assert [u for u in asked if u.split("?")[0].endswith("/pyodide.asm.wasm.xz")], asked
+    finally:
+        context.close()
+        server.close()
 
 
 def bench_module(site) -> str:

@@ -128,7 +128,7 @@ class HeldSnapshotSite(LoopbackSite):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.adapter("wasmOf", "withPrecompiledWasm", "restoreSnapshot", "snapshotMemory", "watchFetches", "answerFetch", "startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer", "stdlib_zip_path")
+@pytest.mark.adapter("withPrecompiledWasm", "restoreSnapshot", "snapshotMemory", "watchFetches", "answerFetch", "startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer", "stdlib_zip_path")
 def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_its_bytes(browser, built_site, lang):
     """One first visit per language (a fresh context): what the worker fetched and restored, and
     what the loading message said on the way (it counts the bytes fetched while the snapshot is
@@ -151,7 +151,7 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
         runtime = sorted(u.split("/")[-1] for u in page.requests_seen
                          if "/py/" in u or "/pyodide/" in u or "/models/" in u)
         snapshot = snapshot_file(built_site, lang).name
-        assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", snapshot]), runtime
+        assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz", snapshot]), runtime
         inflated_there = [u for u in page.requests_seen if u.split("?")[0].endswith("/snapshot-inflate-worker.js")]
         started = page.evaluate("window.startedWorkers")
         assert [u.split("?")[0].rsplit("/", 1)[-1] for u in started] == ["sim-worker.js", "snapshot-inflate-worker.js"], started
@@ -549,7 +549,7 @@ def test_the_decoding_worker_undoes_the_snapshots_delta(page, site_url, built_si
 
 
 def check_loading_message(log: list, sizes: dict, lang: str):
-    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "snapshot"))
+    expected_total = sum(sizes[n] for n in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz", "snapshot"))
     counts = [tuple(map(float, m.groups())) for m in (re.search(DOWNLOAD[lang], e[1]) for e in log) if m]
     assert counts, log
     assert {total for _, total in counts} == {round(expected_total / 1e6, 1)}

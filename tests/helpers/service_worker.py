@@ -1,7 +1,8 @@
 """What the page's service worker keeps, read in the page (the offline tests and the other engines' smoke tests)."""
 
 # Once the service worker is active and a cache (not `old`) holds this page's snapshot, and `old`
-# is gone: the caches and the paths in the one holding it. After 90 s it fails, naming the caches it
+# is gone: the service worker's caches (specdec-<build>: not the sim worker's, which keeps the
+# decoded .wasm) and the paths in the one holding it. After 90 s it fails, naming the caches it
 # saw (page.evaluate has no timeout of its own: a worker that never caches would hang the suite).
 KEPT = """async (old) => {
   const registration = await navigator.serviceWorker.ready;
@@ -11,11 +12,12 @@ KEPT = """async (old) => {
     if (performance.now() > deadline) {
       throw new Error(`no cache but ${old} holds ${snapshot} after 90 s: caches ${JSON.stringify(await caches.keys())}`);
     }
-    const names = await caches.keys();
+    const builds = async () => (await caches.keys()).filter((name) => /^specdec-[0-9a-f]{16}$/.test(name));
+    const names = await builds();
     for (const name of names.includes(old) ? [] : names) {
       const cache = await caches.open(name);
       if (await cache.match(snapshot)) {
-        return { active: !!registration.active, caches: await caches.keys(),
+        return { active: !!registration.active, caches: await builds(),
                  paths: (await cache.keys()).map((r) => new URL(r.url).pathname) };
       }
     }

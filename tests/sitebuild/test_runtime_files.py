@@ -4,6 +4,7 @@ from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fa
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -100,7 +101,7 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
     which is safe only because a changed file gets a new name: under /py/ each name carries the
     short hash of its bytes (the wheel and its lock share a folder named by the lock's hash, and
     the lock holds the wheel's sha256); /pyodide/ holds the pinned release in a folder named by
-    its version."""
+    its version (its .wasm as an .xz stream of it: a copy compressed otherwise holds the same)."""
     files = [p for p in (built_site / "py").rglob("*") if p.is_file()]
     assert len(files) == 5  # stdlib, two snapshots, lock and wheel
     for path in files:
@@ -114,7 +115,8 @@ def test_every_file_in_the_folders_kept_for_good_is_named_by_what_it_holds(built
     (release,) = (built_site / "pyodide").iterdir()
     assert release.name == f"v{pyodide_version()}"
     for path in release.iterdir():
-        assert path.read_bytes() == (PYODIDE_PACKAGE / path.name).read_bytes(), path.name
+        held = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
+        assert held == (PYODIDE_PACKAGE / path.name.removesuffix(".xz")).read_bytes(), path.name
 
 
 # The built snapshot-inflate.js in Node: the bytes it decodes (xz-decompress, vendored into the
@@ -176,6 +178,75 @@ def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_
             given = len(raw) + (1 if other == "larger" else -1)
             assert read[other] == f"the snapshot's .xz stream: the snapshot has {len(raw)} bytes, not the {given} the page gives", read
         assert read["unknown"] == "the snapshot's own size is not known (null)", read
+
+
+# The page's .wasm path in Node (the sources, beside the site's vendored decoder): wasm-inflate.js's
+# wasmOf decodes the .xz served from `file` (a stub of fetch gives it in 1,000-byte chunks) and
+# compiles it as it is decoded; the module's export count, the bytes' sha256, and
+# what each says of a stream cut short, a byte changed and an HTTP error.
+READ_WASM = """
+import fs from "node:fs";
+import crypto from "node:crypto";
+const [folder, file] = process.argv.slice(2);
+const { wasmOf } = await import(`${folder}/wasm-inflate.js`);
+const data = new Uint8Array(fs.readFileSync(file));
+let served = data;
+globalThis.fetch = async (url) => (url.endsWith("missing") ? new Response("", { status: 404 }) : new Response(new ReadableStream({
+  start(controller) {
+    for (let at = 0; at < served.length; at += 1000) controller.enqueue(served.slice(at, at + 1000));
+    controller.close();
+  },
+})));
+const said = (promise) => promise.then(() => "read", (error) => String(error.message || error));
+const read = async (bytes, url = "https://host/pyodide.asm.wasm.xz") => {
+  served = bytes;
+  const wasm = wasmOf("https://host/pyodide.asm.wasm", url);
+  return { module: await said(wasm.module), bytes: await said(wasm.bytes) };
+};
+const wasm = wasmOf("https://host/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz");
+const exports = WebAssembly.Module.exports(await wasm.module).length;
+const bytes = new Uint8Array(await wasm.bytes);
+const changed = data.slice();
+changed[data.length >> 1] ^= 1;
+console.log(JSON.stringify({
+  exports, length: bytes.length, sha256: crypto.createHash("sha256").update(bytes).digest("hex"),
+  short: await read(data.subarray(0, data.length - 100)),
+  changed: await read(changed),
+  missing: await read(data, "https://host/missing"),
+}));
+"""
+
+
+def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_decodes(built_site, tmp_path):
+    """The site serves Pyodide's .wasm as one .xz stream (CRC32) of the npm package's file, byte for
+    byte, and not the .wasm itself; it is smaller than the best gzip of it. The page's path (the
+    source of wasm-inflate.js's wasmOf, in Node, with the site's xz-decompress)
+    compiles it from 1,000-byte chunks and gives the same bytes; a stream cut short or a byte
+    changed fails both the module and the bytes with the stream's error, and an HTTP error both.
+    (The failure the page shows names the file: tests/browser/test_bench_failures.py.)"""
+    path = one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}"))
+    data = path.read_bytes()
+    original = (PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
+    assert data[:6] == b"\xfd7zXZ\x00" and data[7] == 1  # the .xz magic; stream flags: CRC32
+    assert lzma.decompress(data, format=lzma.FORMAT_XZ) == original
+    assert len(data) < len(gzip.compress(original, 9)) * 0.8, len(data)
+    assert not list(built_site.glob("pyodide/*/pyodide.asm.wasm"))
+    folder = tmp_path / "js"
+    shutil.copytree(SIM.parent / "site/static/js", folder)
+    (folder / "vendor").mkdir()
+    shutil.copyfile(built_site / "static/js/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
+    (tmp_path / "read.mjs").write_text(READ_WASM)
+    run = subprocess.run(["node", str(tmp_path / "read.mjs"), folder.as_uri(), str(path)],
+                         capture_output=True, text=True, check=True, timeout=120)
+    read = json.loads(run.stdout)
+    assert read["exports"] > 100, read
+    assert (read["length"], read["sha256"]) == (len(original), hashlib.sha256(original).hexdigest())
+    for case in ("short", "changed"):
+        assert read[case]["module"] != "read" and read[case]["bytes"] != "read", (case, read)
+    for case in ("short", "changed"):
+        assert read[case]["module"] == read[case]["bytes"], (case, read)  # the stream's error, not the compile's
+    assert read["short"]["bytes"].startswith("its .xz stream is cut short or corrupt: "), read
+    assert read["missing"] == {"module": "HTTP 404", "bytes": "HTTP 404"}, read
 
 
 # snapshot-spans.js's packing in Node, of the bytes of one file into another.
@@ -260,7 +331,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
     script = tmp_path / "share.mjs"
     script.write_text(DATA_IMAGE_SHARE)
     delta_module = runtime.SNAPSHOT_DELTA.as_uri()
-    wasm = one(built_site.glob("pyodide/*/pyodide.asm.wasm"))
+    wasm = PYODIDE_PACKAGE / "pyodide.asm.wasm"  # the site's .xz decodes to it byte for byte (above)
     for lang in ("en", "zh"):
         stored = tmp_path / f"{lang}.snapshot"
         stored.write_bytes(unpack_spans(lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes())))
@@ -278,6 +349,7 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     (test_compressing_a_snapshot_is_a_function_of_its_bytes): compressing them again at the
     build's level would cost 6 s of CPU each and could not differ where the snapshots do not."""
     monkeypatch.setattr(maker, "compress_snapshot", bytes)  # the second making keeps them raw
+    monkeypatch.setattr(maker, "compress_wasm", bytes)  # and the .wasm (a function of lzma's alone)
     folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
     page = (built_site / "en/specdec/index.html").read_text()
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
@@ -285,6 +357,8 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     for lang in ("en", "zh"):
         shipped = lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes())
         assert (folder / f"{lang}.snapshot.xz").read_bytes() == shipped, lang
+    shipped_wasm = lzma.decompress(one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}")).read_bytes())
+    assert (folder / assets.WASM_XZ).read_bytes() == shipped_wasm
     lock_dir = one(built_site.glob("py/sim.*"))
     for name in ("pyodide-lock.json", one(lock_dir.glob("*.whl")).name):
         assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name

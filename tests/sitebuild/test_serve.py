@@ -111,7 +111,7 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
     ("/en/specdec/", "no-cache"),
     ("/static/js/sim-worker.js", "no-cache"),
     ("/py/en.*.snapshot.xz", "public, max-age=31536000, immutable"),
-    ("/pyodide/v*/pyodide.asm.wasm", "public, max-age=31536000, immutable"),
+    ("/pyodide/v*/pyodide.asm.wasm.xz", "public, max-age=31536000, immutable"),
 ])
 def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
     """_headers keeps the runtime's files for good; the server asks for everything else again."""
@@ -133,9 +133,10 @@ def test_mime_types(url, site, path, mime):
     assert sent["Content-Encoding"] is None  # the worker decodes .xz itself
 
 
-def test_the_wasm_and_module_types_pyodide_needs(url, site):
+def test_the_module_type_pyodide_needs_and_the_wasms_stream(url, site):
     runtime = next(site.glob("pyodide/v*/")).name
-    assert get(f"{url}/pyodide/{runtime}/pyodide.asm.wasm")[1]["Content-Type"] == "application/wasm"
+    sent = get(f"{url}/pyodide/{runtime}/pyodide.asm.wasm.xz")[1]
+    assert sent["Content-Type"] == "application/x-xz" and sent["Content-Encoding"] is None
     assert get(f"{url}/pyodide/{runtime}/pyodide.mjs")[1]["Content-Type"] == "text/javascript"
 
 

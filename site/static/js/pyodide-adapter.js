@@ -100,30 +100,12 @@ async function countBody(body, onBytes) {
 
 // Pyodide fetches its .wasm when loadPyodide() starts, but compiles it only once Emscripten's
 // 1.2 MB module script has loaded and run up to the instantiation: on a repeat visit the .wasm came
-// from the cache at once and then waited 0.7 s for that script. So the worker fetches and compiles
-// it itself as it starts (wasmOf), and Pyodide's own request and instantiation are answered with
-// that module (withPrecompiledWasm).
+// from the cache at once and then waited 0.7 s for that script. So the worker compiles it itself
+// as it starts (wasm-inflate.js, wasmOf: from an .xz stream of it, which Pyodide could not read),
+// and Pyodide's own request and instantiation are answered with that module (withPrecompiledWasm).
 
 // The address Pyodide fetches its .wasm from: its folder (indexURL) and the file's name.
 export const wasmAddress = (indexURL) => new URL("pyodide.asm.wasm", indexURL).href;
-
-const isWasmType = (response) => (response.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase() === "application/wasm";
-
-// Fetch and compile the .wasm at `url`: {url, module, bytes} (promises; bytes: the file, for the
-// snapshot's delta). Served as application/wasm it compiles as it streams in; served under another
-// type (an LMS's MIME table: octet-stream), from its bytes. Fetched with the global fetch, so that a
-// watcher counts its bytes.
-export function wasmOf(url) {
-  const response = globalThis.fetch(url).then(
-    (r) => (r.ok ? r : Promise.reject(new Error(`${url}: HTTP ${r.status}`))),
-    (error) => Promise.reject(new Error(`${url}: ${error && error.message || error}`)));
-  const copy = response.then((r) => r.clone()); // taken first: the compile then reads the response itself
-  const module = response.then((r) => (isWasmType(r) ? WebAssembly.compileStreaming(r) : r.arrayBuffer().then((b) => WebAssembly.compile(b))));
-  const bytes = copy.then((c) => c.arrayBuffer());
-  module.catch(() => {}); // each is awaited where it is used
-  bytes.catch(() => {});
-  return { url, module, bytes };
-}
 
 // A .wasm that did not load, compile or instantiate: Pyodide itself would only say so with a
 // console.warn and then wait forever.
@@ -153,13 +135,15 @@ function instantiationRouter() {
 }
 
 // run(watch) with Pyodide's fetch of the .wasm answered by a placeholder and its instantiation of
-// that placeholder by an instance of wasm.module. watch(promise) rejects with a WasmFailure as soon
-// as the .wasm fails to load, compile or instantiate, else settles as the promise does.
+// that placeholder by an instance of wasm.module. wasm: {url, source, module} (wasm-inflate.js,
+// wasmOf: url is Pyodide's address for it, source the file a failure names). watch(promise)
+// rejects with a WasmFailure as soon as the .wasm fails to load, compile or instantiate, else
+// settles as the promise does.
 export async function withPrecompiledWasm(wasm, run) {
   const placeholder = new Response(new Uint8Array(0), { headers: { "Content-Type": "application/wasm" } });
   let fail;
   const failed = new Promise((_, reject) => {
-    fail = (error) => reject(new WasmFailure(`${wasm.url}: ${error && error.message || error}`));
+    fail = (error) => reject(new WasmFailure(`${wasm.source}: ${error && error.message || error}`));
   });
   failed.catch(() => {});
   wasm.module.catch(fail);

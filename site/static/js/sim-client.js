@@ -231,6 +231,11 @@ export class SimClient {
     }
   }
 
+  // Ask the worker to keep the decoded .wasm for later visits (sim-start.js, keepForOffline).
+  keep() {
+    if (this.worker) this.worker.postMessage({ type: "keep" });
+  }
+
   // onPartial(stage): the stages a long command reports before its answer (use_text).
   async call(command, args, onPartial) {
     await this.ready;

@@ -27,9 +27,10 @@
 
 import { ByteMeter } from "./sim-worker-bytes.js";
 import {
-  installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, wasmOf, watchFetches, withPrecompiledWasm,
+  installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, watchFetches, withPrecompiledWasm,
 } from "./pyodide-adapter.js";
 import { inflateElsewhere } from "./snapshot-inflate.js";
+import { keepWasm, wasmOf } from "./wasm-inflate.js";
 
 const PACKAGE = "specdec-sim";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
@@ -56,6 +57,10 @@ function portEntry(name) {
   return ports.get(name);
 }
 const portTo = (name) => portEntry(name).promise;
+// The decoded .wasm, until the page asks to keep it ({type: "keep"}, once the site's service worker
+// is ready: sim-start.js) or forever if it does not: {cacheName, url, bytes}, or null (kept
+// already, or nowhere to keep it).
+let keepable = null;
 // When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
 // so the page can place them on its own timeline): each posted as it is done ({type: "mark"}:
 // a start that stalls can say how far it got) and all of them with "ready", for the benchmarks.
@@ -193,11 +198,11 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"];
+  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz"];
   const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
-  const wasmURL = wasmAddress(message.pyodide);
-  // Pyodide's own downloads, counted as they arrive; a request left unanswered noted for the failure.
-  const names = new Map([[wasmURL, "pyodide.asm.wasm"], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
+  // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
+  // a request left unanswered noted for the failure.
+  const names = new Map([[message.wasm, "pyodide.asm.wasm.xz"], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
   watchFetches({
     name: (url) => names.get(url) || (url.endsWith(".whl") ? "wheel" : null),
     bytes: (name, n) => meter.add(name, n),
@@ -207,8 +212,9 @@ async function start(message) {
   const snapshotRequest = message.snapshot && message.lockInfo ? fetch(message.snapshot, { cache: "force-cache" }) : null;
   if (snapshotRequest) snapshotRequest.catch(() => {}); // a failure is handled where it is awaited
   meter.plan(snapshotRequest ? [...runtimeFiles, "snapshot"] : wheelFiles);
-  // The .wasm first: its compile then goes on beside everything else (pyodide-adapter.js, wasmOf).
-  const wasm = wasmOf(wasmURL);
+  // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
+  const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache);
+  wasm.kept.then((kept) => kept && meter.done("pyodide.asm.wasm.xz")); // none of its bytes to come
   const script = (url, name) => import(url).then((module) => {
     meter.done(name);
     return module;
@@ -245,6 +251,9 @@ async function start(message) {
     }
   });
   const runtime = JSON.parse(session.handle("runtime", "{}")).result;
+  wasm.kept.then((kept) => {
+    if (!kept && message.wasmCache) keepable = { cacheName: message.wasmCache, url: wasm.url, bytes: wasm.bytes };
+  });
   mark("worker-ready");
   self.postMessage({ type: "ready", runtime, via: declared("via", via), timings });
 }
@@ -276,7 +285,23 @@ function selfStart() {
   if (message && message.type === "start") startOnce(message);
 }
 
+// Keep the decoded .wasm for later visits (wasm-inflate.js, keepWasm), once.
+async function keep() {
+  const given = keepable;
+  keepable = null;
+  if (!given) return;
+  try {
+    await keepWasm(given.cacheName, given.url, await given.bytes);
+  } catch (error) {
+    console.info(`specdec: the decoded .wasm is not kept (${said(error)})`);
+  }
+}
+
 self.onmessage = async (event) => {
+  if (event.data.type === "keep") {
+    keep();
+    return;
+  }
   if (event.data.type === "port") {
     const { name, port } = event.data;
     portEntry(name).given(port);

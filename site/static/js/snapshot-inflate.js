@@ -113,7 +113,8 @@ async function peek(stream, count) {
   return { head, rest };
 }
 
-async function readAll(stream) {
+// All of a stream's bytes (one Uint8Array); rejects with the stream's own error.
+export async function readAll(stream) {
   const chunks = [];
   let length = 0;
   for (const reader = stream.getReader(); ;) {

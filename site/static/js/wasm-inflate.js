@@ -1,0 +1,109 @@
+// Pyodide's .wasm as the site serves it: one .xz stream of it (sitebuild/runtime/maker.py,
+// compress_wasm: 2.64 MB, against 3.53 MB gzipped and 2.74 MB with brotli, the encodings a host
+// may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
+// snapshot's decoder (npm xz-decompress, snapshot-inflate.js), and compiles it as it is decoded
+// (wasmOf, below): its 0.19 s of CPU goes by during the download. Any host serves it under any
+// type: the compile is handed the decoded bytes as application/wasm. Once the site keeps an
+// offline copy, the worker keeps the decoded .wasm too (keepWasm), which later visits compile
+// from without decoding.
+
+import { readAll, xzDecoder } from "./snapshot-inflate.js";
+
+const said = (error) => String(error && error.message || error);
+
+// The .wasm's bytes from its .xz at `url`: a promise of a stream of them. Fetched with the global
+// fetch, so that a watcher counts its bytes (pyodide-adapter.js, watchFetches). Rejects when it
+// cannot be fetched; the stream errors when the .xz is cut short or corrupt (its CRC32 or its
+// structure). The errors do not name the file: the caller does.
+export async function wasmStream(url) {
+  let response;
+  try {
+    response = await globalThis.fetch(url);
+  } catch (error) {
+    throw new Error(said(error));
+  }
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const { XzReadableStream } = await xzDecoder();
+  let ended = false; // every byte of the file was read: an error after that is the stream's own
+  const body = response.body.pipeThrough(new TransformStream({ flush() { ended = true; } }));
+  const decoded = new XzReadableStream(body).getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await decoded.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(new Error(`its .xz stream ${ended ? "is cut short or corrupt" : "failed"}: ${said(error)}`));
+      }
+    },
+    cancel: (reason) => decoded.cancel(reason),
+  });
+}
+
+// The .wasm compiled as it comes in: {url, source, module, bytes, kept} (promises; bytes: an
+// ArrayBuffer of all of it, for the snapshot's delta; kept: whether it came from the kept copy).
+// url: the address Pyodide asks for it at (pyodide-adapter.js, wasmAddress, whose
+// withPrecompiledWasm answers it with this module); source: the address of its .xz, which a
+// failure names; cacheName: the Cache Storage where a copy may be kept (keepWasm; null: none).
+// A kept copy is compiled from there, where the browser keeps its compiled code beside it (a
+// stream made here has no such place: Chrome compiles it again on every visit); one that fails to
+// compile is deleted, so that a new start decodes the .xz. Otherwise the .xz's bytes are handed to
+// the compile as application/wasm, whatever type the host gave the .xz; a stream that fails fails
+// both with its own error (the compile's would only say that its body failed, as would a
+// Response's arrayBuffer(): "Failed to fetch").
+export function wasmOf(url, source, cacheName = null) {
+  const kept = keptWasm(cacheName, url);
+  const chosen = kept.then((response) => (response ? fromKept(response, cacheName, url) : fromXz(source)));
+  const module = chosen.then((c) => c.module);
+  const bytes = chosen.then((c) => c.bytes);
+  module.catch(() => {}); // each is awaited where it is used
+  bytes.catch(() => {});
+  return { url, source, module, bytes, kept: kept.then(Boolean) };
+}
+
+function fromXz(source) {
+  const branches = wasmStream(source).then((stream) => stream.tee());
+  const bytes = branches.then(([, copy]) => readAll(copy)).then((all) => all.buffer);
+  const module = branches.then(([code]) => WebAssembly.compileStreaming(
+    new Response(code, { headers: { "Content-Type": "application/wasm" } })))
+    .catch((error) => bytes.then(() => Promise.reject(error)));
+  return { module, bytes };
+}
+
+function fromKept(response, cacheName, url) {
+  const bytes = response.clone().arrayBuffer();
+  const module = WebAssembly.compileStreaming(response).catch(async (error) => {
+    await forget(cacheName, url);
+    throw new Error(`its copy kept in Cache Storage "${cacheName}" (now deleted: Retry decodes the .xz): ${said(error)}`);
+  });
+  return { module, bytes };
+}
+
+// The decoded .wasm kept in Cache Storage `cacheName` under Pyodide's address for it, or null.
+async function keptWasm(cacheName, url) {
+  if (!cacheName || !globalThis.caches) return null;
+  try {
+    return (await (await caches.open(cacheName)).match(url)) || null;
+  } catch {
+    return null; // storage the browser denies this page (a private window, a frame's partition)
+  }
+}
+
+async function forget(cacheName, url) {
+  try {
+    await (await caches.open(cacheName)).delete(url);
+  } catch {
+    // nothing kept, or no storage
+  }
+}
+
+// Keep the decoded .wasm (an ArrayBuffer) in Cache Storage `cacheName` under Pyodide's address for
+// it (url), in place of any other Pyodide's. Rejects where the browser stores nothing.
+export async function keepWasm(cacheName, url, bytes) {
+  const cache = await caches.open(cacheName);
+  for (const request of await cache.keys()) {
+    if (request.url !== url) await cache.delete(request);
+  }
+  await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/wasm" } }));
+}
