@@ -37,7 +37,7 @@ def test_the_bench_runs_under_a_sub_path(page, sub_url):
     page.locator("#b button.b-step").click()
     page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
     assert not outside(page, sub_url), outside(page, sub_url)
-    assert any(u.startswith(f"{sub_url}pyodide/") and u.endswith(".wasm") for u in page.requests_seen)
+    assert any(u.startswith(f"{sub_url}pyodide/") and u.split("?")[0].endswith("/pyodide.asm.wasm.xz") for u in page.requests_seen)
     assert not page.console_errors, page.console_errors
 
 
