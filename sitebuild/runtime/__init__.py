@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import assets
@@ -63,6 +64,16 @@ def sim_wheel(root: Path) -> Path:
     return found
 
 
+def wasm_stream(root: Path) -> Path:
+    """Pyodide's .wasm as an .xz stream (maker.compress_wasm), made again only for another .wasm,
+    other settings of the compressor or another Python (whose lzma writes it): 4 s of CPU."""
+    source = (assets.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
+    key = cache.digest([("pyodide/pyodide.asm.wasm", source), ("filters", repr(maker.WASM_XZ_FILTERS).encode()),
+                        ("python", sys.version.encode())])
+    folder = cache.cached(root, "pyodide-wasm", key, lambda out: (out / assets.WASM_XZ).write_bytes(maker.compress_wasm(source)))
+    return folder / assets.WASM_XZ
+
+
 def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes],
                 snapshots: bool = True) -> tuple[Path, str]:
     """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key.
@@ -97,8 +108,10 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
     """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
-    folder, token = start_files(models, cache_root(), measured, snapshots)
-    shutil.copyfile(folder / assets.WASM_XZ, stage / pyodide_rel / assets.WASM_XZ)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
+        wasm = pool.submit(wasm_stream, cache_root())
+        folder, token = start_files(models, cache_root(), measured, snapshots)
+        shutil.copyfile(wasm.result(), stage / pyodide_rel / assets.WASM_XZ)
     py = stage / "py"
     py.mkdir(exist_ok=True)
 

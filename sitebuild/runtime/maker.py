@@ -66,8 +66,7 @@ def node_version() -> str:
 def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
          models: dict[str, bytes], token: str, snapshots: bool = True,
          measured: dict[str, bytes] | None = None) -> dict:
-    """Write python_stdlib.zip, pyodide-lock.json + the wheel, pyodide.asm.wasm.xz and
-    <lang>.snapshot.xz into work.
+    """Write python_stdlib.zip, pyodide-lock.json + the wheel, and <lang>.snapshot.xz into work.
 
     measured: per language, the readout table each snapshot's session opens with (none: the
     session measures as it goes). snapshots=False makes the stdlib alone (the survey still runs
@@ -102,10 +101,8 @@ def make(work: Path, *, pyodide: Path, wheel: Path, package: str, sim: Path,
     report = _read_report(scratch / "report.json", run)
     # Side by side: lzma lets go of the GIL while it compresses (two at once on two cores).
     raws = {lang: (scratch / f"{lang}.snapshot").read_bytes() for lang in langs}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        wasm = pool.submit(compress_wasm, (pyodide / "pyodide.asm.wasm").read_bytes())
+    with ThreadPoolExecutor(max_workers=max(len(langs), 1)) as pool:
         stored = dict(zip(langs, pool.map(compress_snapshot, raws.values())))
-        (work / "pyodide.asm.wasm.xz").write_bytes(wasm.result())
     for lang in langs:
         (work / f"{lang}.snapshot.xz").write_bytes(stored[lang])
         report["snapshots"][lang]["sha256_raw"] = _sha256(raws[lang])
@@ -123,7 +120,8 @@ def compress_snapshot(raw: bytes) -> bytes:
 
 
 def compress_wasm(raw: bytes) -> bytes:
-    """Pyodide's .wasm as one .xz stream (WASM_XZ_FILTERS, CRC32)."""
+    """Pyodide's .wasm as one .xz stream (WASM_XZ_FILTERS, CRC32); cached on its own
+    (sitebuild/runtime/__init__.py, wasm_stream): it depends on nothing of ours."""
     return lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=WASM_XZ_FILTERS)
 
 

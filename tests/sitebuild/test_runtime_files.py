@@ -349,7 +349,6 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     (test_compressing_a_snapshot_is_a_function_of_its_bytes): compressing them again at the
     build's level would cost 6 s of CPU each and could not differ where the snapshots do not."""
     monkeypatch.setattr(maker, "compress_snapshot", bytes)  # the second making keeps them raw
-    monkeypatch.setattr(maker, "compress_wasm", bytes)  # and the .wasm (a function of lzma's alone)
     folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
     page = (built_site / "en/specdec/index.html").read_text()
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
@@ -357,8 +356,6 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     for lang in ("en", "zh"):
         shipped = lzma.decompress(one(built_site.glob(f"py/{lang}.*.snapshot.xz")).read_bytes())
         assert (folder / f"{lang}.snapshot.xz").read_bytes() == shipped, lang
-    shipped_wasm = lzma.decompress(one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}")).read_bytes())
-    assert (folder / assets.WASM_XZ).read_bytes() == shipped_wasm
     lock_dir = one(built_site.glob("py/sim.*"))
     for name in ("pyodide-lock.json", one(lock_dir.glob("*.whl")).name):
         assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name
