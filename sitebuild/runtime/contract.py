@@ -142,7 +142,7 @@ MESSAGES = (
      "`timings` holds every mark"),
     ("worker → page", "`{type: \"failed\", code, error}`", "the start failed: a failure code and the raw detail"),
     ("page → worker", "`{type: \"keep\"}`", "keep the decoded `.wasm` in Cache Storage (the start field "
-     "`wasmCache`), sent once the site's service worker is ready: the site keeps an offline copy"),
+     "`wasmCache`), sent once the site's service worker is registered: the site keeps an offline copy"),
     ("page → worker", "`{id, command, args}`", "a call (docs/bench-protocol.md lists the commands)"),
     ("worker → page", "`{id, type: \"partial\", stage}`", "a long command's stage before its answer (`use_text`)"),
     ("worker → page", "`{id, ok, result \\| error, param, code, details}`", "the call's answer"),

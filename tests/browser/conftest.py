@@ -53,10 +53,11 @@ class SharedContexts:
     downloaded files. Each context is a persistent profile (a browser of its own with a profile
     folder), as a reader's browser is: unlike an incognito context, it keeps V8's code cache, so
     later starts also reuse the compiled JavaScript and WebAssembly (measured: 2.5 to 3 s of CPU
-    per start instead of 4.2 to 4.8 s). The site keeps nothing in cookies or storage, so pages in
-    one context do not see each other. Options a page can take alone (viewport, reduced motion,
-    colour scheme) are set on the page; routes go on the page too (page.route), never on a
-    shared context."""
+    per start instead of 4.2 to 4.8 s). The site keeps one thing in storage, the decoded .wasm
+    (site/static/js/wasm-inflate.js), which later pages in a context compile, as a reader's later
+    visits do: a test that routes the runtime's .wasm opens its page in a context of its own
+    (fresh_page). Options a page can take alone (viewport, reduced motion, colour scheme) are set on
+    the page; routes go on the page too (page.route), never on a shared context."""
 
     def __init__(self, playwright, profiles: Path):
         self.playwright = playwright
@@ -113,6 +114,26 @@ def new_page(shared_contexts):
     yield make
     for page in opened:
         page.close()
+
+
+@pytest.fixture
+def fresh_page(browser):
+    """fresh_page(viewport=..., reduced_motion=..., **context options): a page in a context of its
+    own (closed after the test), as new_page's are otherwise, for a test that routes the runtime's
+    .wasm: in a shared context an earlier page's kept copy of the decoded .wasm starts Python
+    without asking for it."""
+    contexts = []
+
+    def make(viewport=None, reduced_motion=None, **context_options):
+        context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion=reduced_motion,
+                                      service_workers="block", **context_options)
+        context.add_init_script(DEBUG_HOOKS)
+        contexts.append(context)
+        return watch_errors(context.new_page())
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture

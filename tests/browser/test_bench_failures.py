@@ -28,8 +28,8 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 
 @pytest.mark.adapter("withPrecompiledWasm")
-def test_a_blocked_wasm_is_reported_long_before_the_watchdog_and_retry_recovers(new_page, site_url):
-    page = new_page(reduced_motion="reduce", viewport=VIEWPORT)
+def test_a_blocked_wasm_is_reported_long_before_the_watchdog_and_retry_recovers(fresh_page, site_url):
+    page = fresh_page(reduced_motion="reduce", viewport=VIEWPORT)
     # Blocked until Retry; then let through. Not page.unroute(): it waits for the handlers still
     # running, and an abort for a request of the worker the page has terminated may never finish
     # (the test hung there in 2 of 6 runs).

@@ -165,7 +165,7 @@ WASM_ADDRESS = "() => new URL('pyodide.asm.wasm', new URL(self.specdecSimBoot.se
 
 
 def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_there(browser, built_site):
-    """Once the service worker is ready, the sim worker keeps the decoded .wasm in its own Cache
+    """Once the service worker is registered, the sim worker keeps the decoded .wasm in its own Cache
     Storage (the start field wasmCache): Pyodide's .wasm byte for byte, under Pyodide's address for
     it. A later visit goes live without asking for the .xz. A kept copy that does not compile
     (here: a module of no functions, cut short) fails the start with the `wasm` failure naming it,

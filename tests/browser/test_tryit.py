@@ -187,10 +187,10 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     assert not page.console_errors
 
 
-def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(new_page, site_url):
+def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(fresh_page, site_url):
     """The embed (a course's iframe): the buttons are disabled with their reason while Python is
     held back, then work; axe-core finds nothing serious in a block before or after its answer."""
-    page = new_page(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
+    page = fresh_page(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
     held = []
     page.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Python's runtime held back
     page.goto(f"{site_url}embed/en/specdec/?chapter=exact")
@@ -225,8 +225,8 @@ def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(new_page, site
         assert page.evaluate(axe.replace("#exact", f"#{anchor}")) == []
 
 
-def test_a_bench_that_cannot_start_says_so_beside_each_button(new_page, site_url):
-    page = new_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
+def test_a_bench_that_cannot_start_says_so_beside_each_button(fresh_page, site_url):
+    page = fresh_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
     page.route("**/pyodide.asm.wasm*", lambda route: route.abort("blockedbyclient"))
     page.goto(f"{site_url}zh/specdec/")
     page.wait_for_selector("#b[data-mode=failed]", timeout=30_000, state="attached")  # 720 px tall: the bench is a sheet

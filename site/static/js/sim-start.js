@@ -54,9 +54,9 @@ export function simClient() {
 // Offline after one visit: once the bench is live (bench/live.js calls this once its first state
 // is drawn: its downloads are done, so the service worker's install takes them from the browser's
 // cache, and what it still fetches, the other pages, no longer competes with the start), register
-// the site's service worker (sitebuild/runtime/service_worker.js). Once it is ready, ask the sim
-// worker to keep the decoded .wasm (no service worker sees it: it is made in the worker), and the
-// service worker to keep this language's snapshot, which it did not see go by: every worker of
+// the site's service worker (sitebuild/runtime/service_worker.js). Once it is registered, ask the
+// sim worker to keep the decoded .wasm (no service worker sees it: it is made in the worker); once
+// it is ready, ask it to keep this language's snapshot, which it did not see go by: every worker of
 // the registration is asked, since a new build's may still be installing (the old build's ignores
 // it), and so is a new build's worker when it takes over this page later (the browser looks for it
 // after a navigation, maybe after this). A browser or frame without service workers simply goes
@@ -70,8 +70,8 @@ export async function keepForOffline(data = runtimeSettings()) {
       if (worker) worker.postMessage(message);
     });
     await navigator.serviceWorker.register(data.serviceWorker, { updateViaCache: "none" });
-    const registration = await navigator.serviceWorker.ready;
     if (client) client.keep(); // the decoded .wasm beside the offline copy (wasm-inflate.js)
+    const registration = await navigator.serviceWorker.ready;
     for (const worker of new Set([registration.installing, registration.waiting, registration.active])) {
       if (worker) worker.postMessage(message);
     }

@@ -58,7 +58,7 @@ function portEntry(name) {
 }
 const portTo = (name) => portEntry(name).promise;
 // The decoded .wasm, until the page asks to keep it ({type: "keep"}, once the site's service worker
-// is ready: sim-start.js) or forever if it does not: {cacheName, url, bytes}, or null (kept
+// is registered: sim-start.js) or forever if it does not: {cacheName, url, bytes}, or null (kept
 // already, or nowhere to keep it).
 let keepable = null;
 // When each part of the start was done (milliseconds since 1970, performance.timeOrigin's clock,
