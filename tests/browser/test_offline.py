@@ -34,7 +34,7 @@ from sitebuild import assets, runtime
 from sitebuild.runtime import offline
 from sitebuild.serve import SiteHandler
 
-pytestmark = [pytest.mark.browser, pytest.mark.adapter("restoreSnapshot", "watchFetches")]
+pytestmark = [pytest.mark.browser, pytest.mark.long(40), pytest.mark.adapter("restoreSnapshot", "watchFetches")]
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 
