@@ -66,8 +66,8 @@ FIELDS = (
     Field("lockInfo", "json", "the lock's `info` (ABI, platform, Python): what Pyodide checks on the snapshot path, "
                               "which downloads no lock"),
     Field("wasmCache", "text", "the Cache Storage where the worker keeps the decoded `.wasm` when asked "
-                               "(`{type: \"keep\"}`) and looks for it first, so that a later visit neither decodes "
-                               "it nor loses the browser's code cache for it (empty: neither, the course package)"),
+                               "(`{type: \"keep\"}`) and looks for it first, so that a later visit does not decode it "
+                               "again (empty: neither, the course package)"),
     Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
           per_lang=True),
     Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "

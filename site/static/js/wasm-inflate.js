@@ -3,9 +3,9 @@
 // may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
 // snapshot's decoder (npm xz-decompress, snapshot-inflate.js), and compiles it as it is decoded
 // (wasmOf, below): its 0.19 s of CPU goes by during the download. Any host serves it under any
-// type: the compile is handed the decoded bytes as application/wasm. Once the site keeps an
-// offline copy, the worker keeps the decoded .wasm too (keepWasm), which later visits compile
-// from without decoding.
+// type: the compile is handed the decoded bytes as application/wasm. Once the page has registered
+// the site's service worker (its offline copy), the worker keeps the decoded .wasm too (keepWasm),
+// which later visits compile without decoding.
 
 import { readAll, xzDecoder } from "./snapshot-inflate.js";
 
@@ -46,9 +46,9 @@ export async function wasmStream(url) {
 // url: the address Pyodide asks for it at (pyodide-adapter.js, wasmAddress, whose
 // withPrecompiledWasm answers it with this module); source: the address of its .xz, which a
 // failure names; cacheName: the Cache Storage where a copy may be kept (keepWasm; null: none).
-// A kept copy is compiled from there, where the browser keeps its compiled code beside it (a
-// stream made here has no such place: Chrome compiles it again on every visit); one that fails to
-// compile is deleted, so that a new start decodes the .xz. Otherwise the .xz's bytes are handed to
+// A kept copy is compiled as the Response Cache Storage gives, without decoding (a repeat visit
+// after real use went live in 0.96 s that way, 1.06 s decoding again, 0.93 s when the site served
+// the .wasm itself); one that fails to compile is deleted, so that a new start decodes the .xz. Otherwise the .xz's bytes are handed to
 // the compile as application/wasm, whatever type the host gave the .xz; a stream that fails fails
 // both with its own error (the compile's would only say that its body failed, as would a
 // Response's arrayBuffer(): "Failed to fetch").
