@@ -12,7 +12,7 @@ to esbuild (npm, pinned in package.json; sitebuild/esbuild.mjs runs it) in four 
 - the workers (WORKER_ENTRIES): one file each, no chunk: a chunk would be one more round trip
   before the sim worker can ask for the runtime. The snapshot's decoder is also published alone
   (snapshot-inflate.js), for the tests that drive it on a page's thread and in Node. xz-decompress
-  stays the vendored file it is (assets.VENDORED_JS), imported when a snapshot is decoded.
+  stays the vendored file it is (assets.VENDORED_JS), imported when the .wasm or a snapshot is decoded.
 - the classic scripts (CLASSIC_ENTRIES: the worker's start, the embed's theme): one IIFE each.
 - the style sheets: one per kind of page, from its sources in cascade order (sitebuild/stylesheets.py).
 

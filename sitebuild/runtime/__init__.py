@@ -66,7 +66,7 @@ def sim_wheel(root: Path) -> Path:
 
 def wasm_stream(root: Path) -> Path:
     """Pyodide's .wasm as an .xz stream (maker.compress_wasm), made again only for another .wasm,
-    other settings of the compressor or another Python (whose lzma writes it): 4 s of CPU."""
+    other settings of the compressor or another Python (whose lzma writes it): 3.4 s of CPU."""
     source = (assets.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
     key = cache.digest([("pyodide/pyodide.asm.wasm", source), ("filters", repr(maker.WASM_XZ_FILTERS).encode()),
                         ("python", sys.version.encode())])

@@ -12,12 +12,11 @@
 // the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
 // not answered GRACE_MS after it had the last chunk and the .wasm, they are decoded here as well
 // and the first answer wins. (A worker that fails to load, or never answers, does not cost the
-// snapshot.) On the page the decoding worker is the page's:
-// Firefox ESR 153 under load now and then never returns from `new Worker()` called in a worker
-// (benchmarks/firefox_worker_stall.py: 5 of 300 pages; none when the page starts the second
-// worker), so sim-boot.js starts it beside the sim worker and hands the sim worker a port to it.
-// Without one (a client of the module's own, Node) this module starts it; where no worker can be
-// started, the same code decodes here.
+// snapshot.) On the page the decoding worker is the page's: Firefox ESR 153 under load now and
+// then never returns from `new Worker()` called in a worker (benchmarks/firefox_worker_stall.py:
+// 5 of 300 pages; none when the page starts the second worker), so sim-boot.js starts it beside
+// the sim worker and hands the sim worker a port to it. Without one (a client of the module's own,
+// Node) this module starts it; where no worker can be started, the same code decodes here.
 
 import { dataImage, xorDataImage } from "./snapshot-delta.js";
 import { concat, SpanWriter } from "./snapshot-spans.js";
@@ -40,9 +39,9 @@ export function xzDecoder() {
 
 // The snapshot's bytes from its stream: an .xz stream decoded as it comes in, its spans written
 // into an array of zeros of the snapshot's own size (snapshot-spans.js); anything else read as it
-// is (a snapshot already decoded, which the restore takes; any other file, which it refuses). size: (a promise of) the
-// snapshot's own size. Rejects with the stream's error, or when the .xz stream is cut short or
-// corrupt (its CRC32 or its structure), or its spans do not fit that size.
+// is (a snapshot already decoded, which the restore takes; any other file, which it refuses).
+// size: (a promise of) the snapshot's own size. Rejects with the stream's error, or when the .xz
+// stream is cut short or corrupt (its CRC32 or its structure), or its spans do not fit that size.
 // wasm: null, or (a promise of) the bytes of the .wasm the snapshot is a delta against, whose
 // data image is XORed back in (snapshot-delta.js); the image is read from them while the snapshot
 // comes in, so that only the XOR follows its decoding.
@@ -125,7 +124,6 @@ export async function readAll(stream) {
   }
   return concat(chunks, length);
 }
-
 
 // inflate(stream, wasm, size) on the decoding worker's thread, or on this one where it cannot be
 // (or has not). The .wasm's bytes are posted to it as soon as they are in (a copy: they are kept
