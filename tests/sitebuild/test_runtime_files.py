@@ -187,7 +187,7 @@ def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_
 READ_WASM = """
 import fs from "node:fs";
 import crypto from "node:crypto";
-const [folder, file] = process.argv.slice(2);
+const [folder, file, plain] = process.argv.slice(2);
 const { wasmOf } = await import(`${folder}/wasm-inflate.js`);
 const data = new Uint8Array(fs.readFileSync(file));
 let served = data;
@@ -208,12 +208,39 @@ const exports = WebAssembly.Module.exports(await wasm.module).length;
 const bytes = new Uint8Array(await wasm.bytes);
 const changed = data.slice();
 changed[data.length >> 1] ^= 1;
-console.log(JSON.stringify({
-  exports, length: bytes.length, sha256: crypto.createHash("sha256").update(bytes).digest("hex"),
+const sha256 = (bytes) => crypto.createHash("sha256").update(new Uint8Array(bytes)).digest("hex");
+const cases = {
+  exports, length: bytes.length, sha256: sha256(bytes),
   short: await read(data.subarray(0, data.length - 100)),
   changed: await read(changed),
   missing: await read(data, "https://host/missing"),
-}));
+};
+// A kept copy in Cache Storage (a stub whose lookup answers only when told): the .xz is asked for
+// before the lookup answers, and dropped once it finds the copy, which is what is compiled; the
+// fetch watcher of the page's adapter hears of no request left unanswered.
+let asked = null;
+let found;
+const lookup = new Promise((resolve) => { found = resolve; });
+globalThis.fetch = (url, init) => {
+  asked = url;
+  return new Promise((_, reject) => init.signal.addEventListener("abort", () => reject(new DOMException("dropped", "AbortError"))));
+};
+const { watchFetches } = await import(`${folder}/pyodide-adapter.js`);
+const unanswered = [];
+watchFetches({ name: () => null, bytes: () => {}, failed: (url) => unanswered.push(url) });
+const copy = new Uint8Array(fs.readFileSync(plain));
+globalThis.caches = { open: async () => {
+  await lookup;
+  return { match: async () => new Response(copy, { headers: { "Content-Type": "application/wasm" } }) };
+} };
+const fromKept = wasmOf("https://host/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz", "specdec-runtime");
+const askedFirst = asked;
+found();
+cases.kept = {
+  askedFirst, kept: await fromKept.kept, exports: WebAssembly.Module.exports(await fromKept.module).length,
+  sha256: sha256(await fromKept.bytes), unanswered,
+};
+console.log(JSON.stringify(cases));
 """
 
 
@@ -223,6 +250,8 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     source of wasm-inflate.js's wasmOf, in Node, with the site's xz-decompress)
     compiles it from 1,000-byte chunks and gives the same bytes; a stream cut short or a byte
     changed fails both the module and the bytes with the stream's error, and an HTTP error both.
+    With a copy kept in Cache Storage, the .xz is asked for before the lookup of the copy answers
+    and dropped once it does (not reported as a request left unanswered), and the copy is compiled.
     (The failure the page shows names the file: tests/browser/test_bench_failures.py.)"""
     path = one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}"))
     data = path.read_bytes()
@@ -236,7 +265,7 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     (folder / "vendor").mkdir()
     shutil.copyfile(built_site / "static/js/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
     (tmp_path / "read.mjs").write_text(READ_WASM)
-    run = subprocess.run(["node", str(tmp_path / "read.mjs"), folder.as_uri(), str(path)],
+    run = subprocess.run(["node", str(tmp_path / "read.mjs"), folder.as_uri(), str(path), str(PYODIDE_PACKAGE / "pyodide.asm.wasm")],
                          capture_output=True, text=True, check=True, timeout=120)
     read = json.loads(run.stdout)
     assert read["exports"] > 100, read
@@ -247,6 +276,8 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
         assert read[case]["module"] == read[case]["bytes"], (case, read)  # the stream's error, not the compile's
     assert read["short"]["bytes"].startswith("its .xz stream is cut short or corrupt: "), read
     assert read["missing"] == {"module": "HTTP 404", "bytes": "HTTP 404"}, read
+    assert read["kept"] == {"askedFirst": "https://host/pyodide.asm.wasm.xz", "kept": True, "exports": read["exports"],
+                            "sha256": hashlib.sha256(original).hexdigest(), "unanswered": []}, read["kept"]
 
 
 # snapshot-spans.js's packing in Node, of the bytes of one file into another.

@@ -61,7 +61,9 @@ function fetchRouter() {
     try {
       response = await realFetch(input, init);
     } catch (error) {
-      for (const watcher of fetches.watchers) watcher.failed && watcher.failed(url, error);
+      // A request its caller dropped (an AbortSignal) was not left unanswered.
+      const dropped = init && init.signal && init.signal.aborted;
+      if (!dropped) for (const watcher of fetches.watchers) watcher.failed && watcher.failed(url, error);
       throw error;
     }
     for (const watcher of fetches.watchers) {
