@@ -8,7 +8,8 @@ Two ways to start, both from files made here at build time:
     sha256 recorded in our pyodide-lock.json.
 Both use the same trimmed stdlib (a snapshot reads modules it had not imported from it).
 Making them runs Pyodide in Node for seconds, so the results are cached under .cache/ by the
-hash of everything they hold: the Pyodide files, the sim wheel, the models and the makers.
+hash of everything they hold: the Pyodide files, the sim wheel, the models and the makers. A build
+without snapshots takes the fallback's files from a cached making with them, when there is one.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
     session opens with. snapshots=False (`--runtime=wheel`): no snapshots, only the fallback's files."""
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
-    key = cache.digest([
+    inputs = [
         *[(f"pyodide/{name}", (pyodide / name).read_bytes()) for name in PYODIDE_INPUTS],
         ("wheel", built_wheel.read_bytes()),
         *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
@@ -93,14 +94,30 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
         ("node", maker.node_version().encode()),
         # lzma is the Python's own, built with its liblzma (which the stream's bytes depend on).
         ("python", sys.version.encode()),
-        ("snapshots", b"yes" if snapshots else b"no"),
-    ])
+    ]
+    key = cache.digest([*inputs, ("snapshots", b"yes" if snapshots else b"no")])
 
     def make(out: Path) -> None:
+        with_snapshots = None if snapshots else cache.found(root, "pyodide-start", cache.digest([*inputs, ("snapshots", b"yes")]))
+        if with_snapshots:
+            _without_snapshots(with_snapshots, out)
+            return
         maker.make(out, pyodide=pyodide, wheel=built_wheel, package=wheel.DIST_NAME, sim=SIM,
                    models=models, measured=measured, token=key[:16], snapshots=snapshots)
 
     return cache.cached(root, "pyodide-start", key, make), key[:16]
+
+
+def _without_snapshots(made: Path, out: Path) -> None:
+    """The fallback's files of a making with snapshots (`made`), for a build without them: its
+    stdlib, lock and wheel are what that site's own fallback starts from, and the survey that
+    makes them is the same with or without snapshots (byte for byte), so a --runtime=wheel build
+    after a full one does not run Pyodide in Node again (5 s of a quiet machine's 8)."""
+    for name in ("python_stdlib.zip", "pyodide-lock.json", *(p.name for p in made.glob("*.whl"))):
+        shutil.copyfile(made / name, out / name)
+    report = json.loads((made / "report.json").read_text())
+    report["snapshots"] = {}
+    (out / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
 
 
 def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],

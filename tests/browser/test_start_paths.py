@@ -181,12 +181,17 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 
 
 @pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")
-def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, tmp_path_factory):
+def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, built_site, tmp_path_factory):
     """`--runtime=wheel` (for a Pyodide whose snapshots cannot be made): no snapshot is made or
-    named, and the worker starts from the wheel at once, with no refused snapshot on the way."""
+    named, and the worker starts from the wheel at once, with no refused snapshot on the way. Built
+    after the full site, it ships the same stdlib, lock and wheel (taken from that making: the
+    survey alone is tests/sitebuild/test_runtime_files.py's make_stdlib)."""
     site = tmp_path_factory.mktemp("wheel-only") / "_site"
     build(Options(out=site, corpus=corpus_dir(), force=True, runtime="wheel"))
     assert not list(site.glob("py/*.snapshot.xz"))
+    fallback = lambda root: {p.relative_to(root).as_posix(): p.read_bytes()  # noqa: E731
+                             for p in [*root.glob("py/python_stdlib.*.zip"), *root.glob("py/sim.*/*")]}
+    assert fallback(site) == fallback(built_site)
     assert "data-snapshot-size='null'" in (site / "zh/specdec/index.html").read_text(encoding="utf-8")
     assert 'data-snapshot=""' in (site / "zh/specdec/index.html").read_text(encoding="utf-8")
     with LoopbackSite(site) as served:

@@ -392,6 +392,42 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
         assert (folder / name).read_bytes() == (lock_dir / name).read_bytes(), name
 
 
+def test_a_build_without_snapshots_takes_the_fallbacks_files_of_one_with_them(tmp_path, monkeypatch):
+    """--runtime=wheel after a full build on the same inputs: start_files takes the stdlib, lock and
+    wheel of the making with snapshots in the cache, with no snapshot and a report naming none, and
+    runs no making of its own (maker.make stands in here, writing what the real one names); with
+    none cached for these inputs (an empty cache, other models) it makes its own, without snapshots."""
+    made = []
+    fallback = ("python_stdlib.zip", "pyodide-lock.json", "specdec_sim-0.1.0-py3-none-any.whl")
+
+    def make(out, *, models, snapshots, **_):
+        made.append(snapshots)
+        for name in fallback:
+            (out / name).write_bytes(f"{name} of {sorted(models)}".encode())
+        report = {"lock": {"packages": 1}, "stdlib": {"files": ["a.py"]}, "snapshots": {}}
+        for lang in models if snapshots else ():
+            (out / f"{lang}.snapshot.xz").write_bytes(b"snapshot")
+            report["snapshots"][lang] = {"bytes": 8}
+        (out / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
+
+    wheel_file = tmp_path / "specdec_sim-0.1.0-py3-none-any.whl"
+    wheel_file.write_bytes(b"wheel")
+    monkeypatch.setattr(runtime, "sim_wheel", lambda root: wheel_file)
+    monkeypatch.setattr(maker, "make", make)
+    models, measured = {"en": b"model", "zh": b"model"}, {"en": b"table", "zh": b"table"}
+    full, _ = runtime.start_files(models, tmp_path / "cache", measured)
+    without, _ = runtime.start_files(models, tmp_path / "cache", measured, snapshots=False)
+    assert made == [True]
+    assert sorted(p.name for p in without.iterdir() if p.name != ".complete") == sorted([*fallback, "report.json"])
+    for name in fallback:
+        assert (without / name).read_bytes() == (full / name).read_bytes(), name
+    report = json.loads((without / "report.json").read_text())
+    assert report == {**json.loads((full / "report.json").read_text()), "snapshots": {}}
+    runtime.start_files(models, tmp_path / "empty", measured, snapshots=False)
+    runtime.start_files({"en": b"another model"}, tmp_path / "cache", {"en": b"table"}, snapshots=False)
+    assert made == [True, False, False]
+
+
 def test_compressing_a_snapshot_is_a_function_of_its_bytes(built_site):
     """compress_snapshot gives the same stream for the same bytes, in a fresh compressor each time
     (no state carried between calls, no clock, no threads' order): what lets the determinism test
