@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -111,6 +112,13 @@ class SiteServer(http.server.ThreadingHTTPServer):
     # service worker fetches the rest: socketserver's default backlog of 5 can overflow, and a
     # dropped connection waits a second or more for its retry.
     request_queue_size = 128
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that drops a request mid-answer (a closed tab; the page's worker dropping the
+        .wasm's .xz once it has found its kept copy) is not the server's error: no traceback."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, verbose: bool = True, handler=None,

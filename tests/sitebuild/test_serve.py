@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import shutil
 import socket
+import struct
 import threading
 import urllib.error
 import urllib.request
@@ -194,3 +195,31 @@ def test_a_burst_of_connections_is_queued_not_dropped(tmp_path):
         for connection in sockets:
             connection.close()
         server.server_close()
+
+
+def test_a_request_the_browser_drops_mid_answer_leaves_no_traceback(tmp_path, capsys):
+    """A client that resets its connection while the answer is being sent (as a browser drops a
+    request it no longer needs) makes the server's write fail: that is said nowhere, while any other
+    error in a request still prints its traceback."""
+    (tmp_path / "big.bin").write_bytes(bytes(32 << 20))  # more than loopback's buffers hold
+    server = make_server(tmp_path, "127.0.0.1", 0, verbose=False)
+    closed = threading.Event()  # set once a request is over, its error (if any) handled
+    shutdown_request = server.shutdown_request
+    server.shutdown_request = lambda request: (shutdown_request(request), closed.set())
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = socket.create_connection(server.server_address)
+        client.sendall(b"GET /big.bin HTTP/1.0\r\n\r\n")
+        assert client.recv(1024).startswith(b"HTTP/1.0 200")  # the answer has begun
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()  # closed with a reset, not a goodbye
+        assert closed.wait(60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Traceback" not in capsys.readouterr().err
+    try:
+        raise ValueError("a fault of the server's own")
+    except ValueError:
+        server.handle_error(None, ("127.0.0.1", 1))
+    assert "ValueError: a fault of the server's own" in capsys.readouterr().err
