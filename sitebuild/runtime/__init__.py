@@ -98,7 +98,8 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
     key = cache.digest([*inputs, ("snapshots", b"yes" if snapshots else b"no")])
 
     def make(out: Path) -> None:
-        with_snapshots = None if snapshots else cache.found(root, "pyodide-start", cache.digest([*inputs, ("snapshots", b"yes")]))
+        full = cache.digest([*inputs, ("snapshots", b"yes")])  # the same inputs' making with snapshots
+        with_snapshots = None if snapshots else cache.found(root, "pyodide-start", full)
         if with_snapshots:
             _without_snapshots(with_snapshots, out)
             return
