@@ -28,9 +28,9 @@ PYODIDE_SITE_FILES = (*PYODIDE_SCRIPTS, WASM_XZ)
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
 # under static/js/vendor/ with the package's license on top: xz-decompress decodes the snapshots
-# and the .wasm (site/static/js/snapshot-inflate.js, wasm-inflate.js). Each is the package's file and, for a CommonJS (UMD) file,
-# the names it exports as an ES module (the page imports modules only): it is given a `module`
-# object to fill, as Node would, and its exports are exported by name.
+# and the .wasm (site/static/js/snapshot-inflate.js, wasm-inflate.js). Each is the package's file
+# and, for a CommonJS (UMD) file, the names it exports as an ES module (the page imports modules
+# only): it is given a `module` object to fill, as Node would, and its exports are exported by name.
 VENDORED_JS = {
     "vendor/xz-decompress.js": ("xz-decompress", "dist/package/xz-decompress.min.js", ("XzReadableStream",)),
 }

@@ -151,7 +151,8 @@ self.addEventListener("fetch", (event) => {
   // copy in Cache Storage only when that fails (offline). Measured on the .wasm itself, when the
   // site served it: 1.5 s from the start to Python with Cache Storage first against 1.05 s this way
   // (medians of 6 warm visits, interleaved; 1.2 s with no service worker). A page that has been
-  // live here asks for it no more: the sim worker keeps the decoded .wasm (wasm-inflate.js).
+  // live here compiles the decoded .wasm the sim worker keeps, and drops its request for the .xz
+  // as soon as it finds that copy (wasm-inflate.js).
   if (WASM.test(path)) {
     event.respondWith(networkOrCopy(request, path).then(({ response }) => response));
     return;

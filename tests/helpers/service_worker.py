@@ -1,8 +1,8 @@
 """What the page's service worker keeps, read in the page (the offline tests and the other engines' smoke tests)."""
 
 # Once the service worker is active and a cache (not `old`) holds this page's snapshot, and `old`
-# is gone: the service worker's caches (specdec-<build>: not the sim worker's, which keeps the
-# decoded .wasm) and the paths in the one holding it. After 90 s it fails, naming the caches it
+# is gone: the service worker's caches (not the sim worker's, the page's setting wasmCache, which
+# keeps the decoded .wasm) and the paths in the one holding it. After 90 s it fails, naming the caches it
 # saw (page.evaluate has no timeout of its own: a worker that never caches would hang the suite).
 KEPT = """async (old) => {
   const registration = await navigator.serviceWorker.ready;
@@ -12,7 +12,7 @@ KEPT = """async (old) => {
     if (performance.now() > deadline) {
       throw new Error(`no cache but ${old} holds ${snapshot} after 90 s: caches ${JSON.stringify(await caches.keys())}`);
     }
-    const builds = async () => (await caches.keys()).filter((name) => /^specdec-[0-9a-f]{16}$/.test(name));
+    const builds = async () => (await caches.keys()).filter((name) => name !== self.specdecSimBoot.settings.wasmCache);
     const names = await builds();
     for (const name of names.includes(old) ? [] : names) {
       const cache = await caches.open(name);

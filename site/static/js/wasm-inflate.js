@@ -16,7 +16,7 @@ const said = (error) => String(error && error.message || error);
 // cannot be fetched; the stream errors when the .xz is cut short or corrupt (its CRC32 or its
 // structure). The errors do not name the file: the caller does.
 // signal: an AbortSignal that drops the request (wasmOf, when a kept copy is found).
-export async function wasmStream(url, signal = undefined) {
+async function wasmStream(url, signal = undefined) {
   let response;
   try {
     response = await globalThis.fetch(url, { signal });
