@@ -45,7 +45,7 @@ def test_a_held_lock_is_waited_for_and_said(tmp_path):
     assert done.stdout.count("waiting for the apt lock") == 1  # said once, not at every retry
     calls = (tmp_path / "calls").read_text().splitlines()
     assert len(calls) == 4 and all("-o DPkg::Lock::Timeout=" in c for c in calls)
-    assert calls[-1].endswith("install -y -qq chromium")
+    assert calls[-1].endswith("install -y -qq chromium chromium-headless-shell")
 
 
 def test_a_lock_held_too_long_fails_naming_the_cause(tmp_path):
