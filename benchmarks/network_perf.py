@@ -5,10 +5,10 @@ python_stdlib.zip and lock) is served by nginx over TLS (host_server.py) in two 
 HTTP/1.1 with gzip and HTTP/2 with brotli, each behind the same simulated links (localhost,
 20 Mbit/s + 40 ms, 5 Mbit/s + 80 ms: host_server.LinkProxy). In each round, interleaved, for every
 link and protocol: a cold visit of the bare page and of the full page until the bench is live (and
-of --compare-site's, the build before a change), each in a new browser profile, then two warm visits
-in the same profile: one at once (while the page's service worker, registered once the bench is
-live, is still storing the site's files for offline use) and one after it has stored them (a
-reader's next visit). Medians and ratios page / bare within the run (the machine is shared
+of --compare-site's, the build before a change), each in a new browser profile once that browser is
+idle (browser_perf.wait_until_idle), then two warm visits in the same profile: one at once (while
+the page's service worker, registered once the bench is live, is still storing the site's files
+for offline use) and one after it has stored them (a reader's next visit). Medians and ratios page / bare within the run (the machine is shared
 and noisy: only the ratios travel); the requests and the bytes on the wire until live, from
 nginx's log; and the bytes of every file of the page's cold visit at 20 Mbit/s on each protocol.
 """
@@ -166,7 +166,7 @@ def _verdict(warm_s: float) -> str:
 
 def _print_table(cells: dict, visits: int, protocols, with_before: bool, loads: list[float]) -> None:
     print(f"\nbench live, seconds from navigation (bare: its worker's loadPyodide() done); medians of {visits} "
-          f"interleaved cold visits each, new profile each; warm = a visit at once in the same profile (the page's "
+          f"interleaved cold visits each, new profile each (the new browser idle first); warm = a visit at once in the same profile (the page's "
           f"service worker still storing the site's files), repeat = one after it has stored them; requests "
           f"and MB on the wire until live (nginx's log, headers included). The machine is shared: compare "
           f"ratios within this run (load average {', '.join(f'{x:.1f}' for x in loads)} at the start and after each round).")
