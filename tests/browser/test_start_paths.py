@@ -156,12 +156,45 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
         started = page.evaluate("window.startedWorkers")
         assert [u.split("?")[0].rsplit("/", 1)[-1] for u in started] == ["sim-worker.js", "snapshot-inflate-worker.js"], started
         assert inflated_there == [started[1]], (inflated_there, started)
+        # The decoding worker downloads the snapshot itself: the sim worker fetched the .wasm's .xz
+        # and not the snapshot (its bytes would wait there while that thread decodes the .wasm).
+        fetched_by_sim = [u.split("?")[0].rsplit("/", 1)[-1] for u in sim_worker_fetches(page)]
+        assert "pyodide.asm.wasm.xz" in fetched_by_sim and snapshot not in fetched_by_sim, fetched_by_sim
         assert got["start"] == cpython_start(built_site, lang)  # the other language's model would differ
         assert not page.console_errors, page.console_errors
         context.close()
     finally:
         site.close()
     check_loading_message(log, sizes, lang)
+
+
+def sim_worker_fetches(page) -> list[str]:
+    """The addresses the sim worker fetched (its own resource timing), in order."""
+    sim = [w for w in page.workers if w.url.split("?")[0].endswith("/sim-worker.js")]
+    assert len(sim) == 1, [w.url for w in page.workers]
+    return sim[0].evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+
+
+@pytest.mark.adapter("restoreSnapshot", "watchFetches")
+def test_when_the_decoding_workers_download_fails_the_sim_worker_fetches_the_snapshot(browser, site_url, built_site):
+    """The page's decoding worker downloads the snapshot; where that download fails (here: its
+    request is refused, the next one answered), the sim worker fetches it again and the bench
+    still starts from the snapshot, not the wheel."""
+    asked = []
+
+    def refuse_the_first(route):
+        asked.append(route.request.url)
+        route.abort() if len(asked) == 1 else route.continue_()
+
+    context, page = open_page(browser, site_url, "en", refuse_the_first)
+    got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
+    assert got["via"] == "snapshot"
+    assert got["start"] == cpython_start(built_site, "en")
+    snapshot = snapshot_file(built_site, "en").name
+    assert [u.split("?")[0].rsplit("/", 1)[-1] for u in asked] == [snapshot, snapshot], asked
+    assert snapshot in [u.split("?")[0].rsplit("/", 1)[-1] for u in sim_worker_fetches(page)]
+    assert not page.console_errors, page.console_errors
+    context.close()
 
 
 @pytest.mark.adapter("startPython", "installPackage", "withPrecompiledWasm", "watchFetches")
@@ -506,6 +539,75 @@ def test_the_snapshot_is_inflated_on_a_worker_of_its_own_or_where_it_is(browser,
         page.clock.run_for(1)
         until(page, "() => window.late.failing.same !== null")
         assert page.evaluate(LATE_NOW, "failing") == {"same": True, "here": 1}
+    finally:
+        context.close()
+
+
+# inflateFetchedThere (snapshot-inflate.js) on the page's thread, with the site's decoding worker
+# on a channel, as sim-boot.js starts it: the worker downloads the built snapshot and decodes it
+# (the same bytes as decoding it here), and each chunk's size is counted as it comes; a worker that
+# says it failed, or none, gives null at once (the sim worker then fetches the snapshot itself).
+FETCHED_THERE = """async () => {
+  const settings = self.specdecSimBoot.settings;
+  const decoder = new URL(settings.decoder, document.baseURI);
+  const { inflateFetchedThere, inflateElsewhere } = await import(new URL('snapshot-inflate.js', decoder).href);
+  const url = new URL(settings.snapshot, document.baseURI).href;
+  const size = JSON.parse(settings.snapshotSize);
+  const channel = new MessageChannel();
+  const worker = new Worker(decoder, { type: 'module' });
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  let counted = 0;
+  const there = await inflateFetchedThere(url, Promise.resolve(channel.port1), null, size, (n) => { counted += n; });
+  worker.terminate();
+  const here = await inflateElsewhere((await fetch(url)).body, null, Promise.resolve(null), size);
+  const failing = new MessageChannel();
+  failing.port2.onmessage = ({ data }) => data.download && failing.port2.postMessage({ error: 'HTTP 404' });
+  return {
+    same: there.length === size && there.every((x, i) => x === here[i]),
+    counted, length: (await (await fetch(url)).arrayBuffer()).byteLength,
+    failed: await inflateFetchedThere(url, Promise.resolve(failing.port1), null, size, () => {}),
+    none: await inflateFetchedThere(url, Promise.resolve(null), null, size, () => {}),
+  };
+}"""
+
+# A decoding worker that downloads and then never answers: null once the grace period has passed
+# on the page's clock (held by the test), not before.
+SILENT_THERE = """async () => {
+  const { inflateFetchedThere } = await import(new URL('static/js/snapshot-inflate.js', document.baseURI).href);
+  const silent = new MessageChannel();
+  silent.port2.onmessage = ({ data }) => {
+    if (!data.download) return;
+    silent.port2.postMessage({ received: 5 });
+    silent.port2.postMessage({ downloaded: true });
+  };
+  window.silentThere = { counted: 0, got: 'none yet' };
+  inflateFetchedThere('unused', Promise.resolve(silent.port1), null, 1, (n) => { window.silentThere.counted += n; })
+    .then((got) => { window.silentThere.got = got; });
+}"""
+
+
+@pytest.mark.adapter("restoreSnapshot")
+def test_the_decoding_worker_downloads_and_decodes_the_snapshot_or_gives_it_up(browser, site_url, built_site):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}en/specdec/")
+        got = page.evaluate(FETCHED_THERE)
+        assert got == {"same": True, "counted": got["length"], "length": snapshot_file(built_site, "en").stat().st_size,
+                       "failed": None, "none": None}, got
+        quiet = context.new_page()
+        quiet.clock.install()
+        quiet.goto(site_url)
+        grace = quiet.evaluate(
+            "async () => (await import(new URL('static/js/snapshot-inflate.js', document.baseURI).href)).GRACE_MS")
+        hold_clock(quiet)
+        quiet.evaluate(SILENT_THERE)
+        until(quiet, "() => window.silentThere.counted === 5")
+        quiet.clock.run_for(grace - 1)
+        assert quiet.evaluate("window.silentThere.got") == "none yet"
+        quiet.clock.run_for(1)
+        until(quiet, "() => window.silentThere.got !== 'none yet'")
+        assert quiet.evaluate("window.silentThere.got") is None
     finally:
         context.close()
 

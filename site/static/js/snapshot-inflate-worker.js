@@ -1,7 +1,8 @@
 // The worker that decodes the snapshot (snapshot-inflate.js): it gets the snapshot's own size as
 // {size}, the .wasm's bytes the snapshot is a delta against as {wasm} (null: no delta to undo) or
-// {wasmError}, and the snapshot's bytes as {chunk} messages, then {done}, in any order; it decodes
-// each chunk as it comes and answers {bytes} (moved) or {error}. Its decoder is imported at once.
+// {wasmError}, and the snapshot's bytes as {chunk} messages, then {done}, or its address to
+// download it from as {download} (download, below), in any order; it decodes each chunk as it
+// comes and answers {bytes} (moved) or {error}. Its decoder is imported at once.
 // Started by the sim worker, it hears from it directly; started by the page (sim-boot.js), its
 // first message is {port}, the sim worker's end of a channel, and everything after comes and goes
 // through that.
@@ -26,8 +27,25 @@ inflate(stream, wasm, size).then(
   (error) => sim.postMessage({ error: String(error && error.message || error) }),
 );
 
+// The snapshot's download, where the sim worker asks for it ({download: url}) instead of sending
+// its chunks: each chunk's size is posted back as it comes ({received}, for the page's progress),
+// then {downloaded}. A failed download fails the decoding ({error}).
+async function download(url) {
+  const response = await fetch(url, { cache: "force-cache" }); // its address carries its hash
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    sim.postMessage({ received: value.byteLength });
+    input.enqueue(value);
+  }
+  input.close();
+  sim.postMessage({ downloaded: true });
+}
+
 function receive({ data }) {
-  if (data.chunk) input.enqueue(data.chunk);
+  if (data.download) download(data.download).catch((error) => input.error(error));
+  else if (data.chunk) input.enqueue(data.chunk);
   else if ("size" in data) sizeIn(data.size);
   else if (data.done) input.close();
   else if ("wasm" in data) wasmIn(data.wasm);

@@ -7,9 +7,10 @@
 // decoded spans go straight into an array of the snapshot's own size (the page's settings give
 // it: snapshotSize), where the long runs of zeros the build left out already are
 // (snapshot-spans.js). On the sim worker's thread the decoding would wait behind Pyodide's script,
-// its instantiation and the restore (a trace of a repeat visit). The snapshot's bytes are read
-// here and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk, and it posts
-// the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
+// its instantiation and the restore (a trace of a repeat visit). The decoding worker the page
+// started downloads the snapshot itself (inflateFetchedThere); otherwise its bytes are read here
+// and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk (inflateElsewhere).
+// Either way it posts the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
 // not answered GRACE_MS after it had the last chunk and the .wasm, they are decoded here as well
 // and the first answer wins. (A worker that fails to load, or never answers, does not cost the
 // snapshot.) On the page the decoding worker is the page's: Firefox ESR 153 under load now and
@@ -168,6 +169,36 @@ export async function inflateElsewhere(stream, wasm = null, port = null, size = 
     if (worker.terminate) worker.terminate();
     else worker.close(); // the page ends its worker once Python is ready (sim-client.js)
   }
+}
+
+// The snapshot at `url` fetched and decoded by the decoding worker the page started (port: a
+// promise of a MessagePort to it), so that its bytes go straight to the thread that decodes them:
+// relayed through the sim worker, they waited while that thread decoded and instantiated the
+// .wasm. counted(n): n more of its bytes came in there. Resolves with the bytes, or with null where
+// that worker cannot give them: no port, its download or its decoding failed, or no answer
+// GRACE_MS after its download and the .wasm were in. The caller then fetches and decodes the
+// snapshot itself, and that failure (the same, if the snapshot is at fault) is the one it reports.
+export async function inflateFetchedThere(url, port, wasm, size, counted) {
+  const worker = await port;
+  if (!worker) return null;
+  worker.postMessage({ size });
+  Promise.resolve(wasm).then(
+    (bytes) => worker.postMessage({ wasm: bytes || null }),
+    (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
+  return new Promise((resolve) => {
+    let grace = null;
+    const answer = (bytes) => {
+      clearTimeout(grace);
+      resolve(bytes);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.received) counted(data.received);
+      else if (data.downloaded) {
+        Promise.resolve(wasm).catch(() => {}).then(() => { grace = setTimeout(answer, GRACE_MS, null); });
+      } else answer(data.bytes || null); // {bytes}, or {error}
+    };
+    worker.postMessage({ download: url });
+  });
 }
 
 // The stream read to its end at once: {chunks} (a promise of them all), all() (a stream of them),
