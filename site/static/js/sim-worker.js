@@ -108,7 +108,8 @@ function progress(next, extra) {
 // The snapshot is stored as an .xz file (a file that is not one is read as it is: see
 // snapshot-inflate.js, inflate), decoded on another thread where it can: the decoding worker the
 // page started fetches it and decodes it as it comes in (inflateFetchedThere), so that its bytes
-// wait for nothing on this thread, which decodes the .wasm and instantiates it meanwhile. Here it
+// wait for nothing on this thread, which decodes the .wasm and instantiates it meanwhile (relayed
+// by this thread, they made a start at 20 Mbit/s over HTTP/2 go live 0.1 s later). Here it
 // is fetched only where that worker is missing or could not give the bytes (inflateElsewhere then
 // decodes it here after that worker failed, and on a worker it starts where the page started
 // none), and the failure is this fetch's or this decoding's.
@@ -155,17 +156,15 @@ async function fetchText(url, meter, name) {
   return text;
 }
 
-// python: {loadPyodide, loadModule, wasm, watch} (start's). Decoded on another thread as it comes
-// in; Pyodide gets at once an array of the snapshot's own size (the start message's snapshotSize),
-// which is filled once both are there, whether or not the .wasm is instantiated yet (the 31 MB
-// copy then no longer follows the instantiation). (An array on a resizable buffer, which needs no
-// size, was refused: Pyodide's restore decodes text from it, and TextDecoder takes no resizable
-// buffer.) Without the size it waits for the bytes.
-async function startFromSnapshot(start, python) {
+// python: {loadPyodide, loadModule, wasm, watch} (start's); bytes: a promise of the snapshot's
+// bytes (decodeSnapshot, asked for at the start). Decoded on another thread as it comes in; Pyodide
+// gets at once an array of the snapshot's own size (the start message's snapshotSize), which is
+// filled once both are there, whether or not the .wasm is instantiated yet (the 31 MB copy then no
+// longer follows the instantiation). (An array on a resizable buffer, which needs no size, was
+// refused: Pyodide's restore decodes text from it, and TextDecoder takes no resizable buffer.)
+// Without the size it waits for the bytes.
+async function startFromSnapshot(start, python, bytes) {
   const size = start.snapshotSize;
-  const decoder = start.decoder ? portTo("decoder") : null;
-  const bytes = decodeSnapshot(start.snapshot, meter, python.wasm.bytes, decoder, size);
-  bytes.catch(() => {}); // awaited below
   const memory = Number.isSafeInteger(size) && size > 0 ? Promise.resolve(new Uint8Array(size)) : bytes;
   memory.catch(() => {}); // loadPyodide awaits it and rejects with its error
   const filled = Promise.all([memory, bytes]).then(([target, decoded]) => {
@@ -223,11 +222,13 @@ async function start(message) {
   const fromSnapshot = Boolean(message.snapshot && message.lockInfo);
   meter.plan(fromSnapshot ? [...runtimeFiles, "snapshot"] : wheelFiles);
   // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
-  // The snapshot is asked for once pyodide.mjs is in (startFromSnapshot), so that the .wasm's .xz
-  // has the link to itself meanwhile: its instantiation then no longer follows the last byte of
-  // both (at 20 Mbit/s over HTTP/2, live 0.1 s sooner than with both asked for at once and the
-  // snapshot's bytes relayed by this thread).
+  // Then the snapshot, downloaded and decoded by the page's decoding worker (decodeSnapshot).
   const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache);
+  const snapshotBytes = fromSnapshot
+    ? decodeSnapshot(message.snapshot, meter, wasm.bytes, message.decoder ? portTo("decoder") : null,
+      message.snapshotSize)
+    : null;
+  if (snapshotBytes) snapshotBytes.catch(() => {}); // awaited in startFromSnapshot
   wasm.kept.then((kept) => kept && meter.done("pyodide.asm.wasm.xz")); // none of its bytes to come
   const script = (url, name) => import(url).then((module) => {
     meter.done(name);
@@ -247,7 +248,7 @@ async function start(message) {
     const python = { loadPyodide, loadModule: () => asm, wasm, watch };
     if (fromSnapshot) {
       try {
-        session = await startFromSnapshot(message, python);
+        session = await startFromSnapshot(message, python, snapshotBytes);
       } catch (error) {
         if (error instanceof WasmFailure) throw error;
         if (unanswered && navigator.onLine === false) throw error; // the fallback's files need the network too
