@@ -10,9 +10,9 @@
 // its instantiation and the restore (a trace of a repeat visit). The decoding worker the page
 // started downloads the snapshot itself (inflateFetchedThere); otherwise its bytes are read here
 // and posted to the decoding worker (snapshot-inflate-worker.js) chunk by chunk (inflateElsewhere).
-// Either way it posts the decoded bytes back (moved, not copied). The chunks are kept: if that worker fails, or has
-// not answered GRACE_MS after it had the last chunk and the .wasm, they are decoded here as well
-// and the first answer wins. (A worker that fails to load, or never answers, does not cost the
+// Either way it posts the decoded bytes back (moved, not copied). Posted here, the chunks are
+// kept: if that worker fails, or has not answered GRACE_MS after it had the last chunk and the
+// .wasm, they are decoded here as well and the first answer wins. (A worker that fails to load, or never answers, does not cost the
 // snapshot.) On the page the decoding worker is the page's: Firefox ESR 153 under load now and
 // then never returns from `new Worker()` called in a worker (benchmarks/firefox_worker_stall.py:
 // 5 of 300 pages; none when the page starts the second worker), so sim-boot.js starts it beside
