@@ -26,19 +26,22 @@ def digest(parts: Iterable[tuple[str, bytes]]) -> str:
     return total.hexdigest()
 
 
+def _folder(root: Path, kind: str, key: str) -> Path:
+    return root / f"{kind}-{key[:24]}"
+
+
 def found(root: Path, kind: str, key: str) -> Path | None:
     """The folder of `kind` for `key` if an earlier build made it (whole), else None."""
-    final = root / f"{kind}-{key[:24]}"
+    final = _folder(root, kind, key)
     return final if (final / ".complete").exists() else None
 
 
 def cached(root: Path, kind: str, key: str, make: Callable[[Path], None]) -> Path:
     """The folder of `kind` for `key`, made by make(folder) unless an earlier build made it."""
-    final = found(root, kind, key)
-    if final:
+    if final := found(root, kind, key):
         os.utime(final)  # recently used: pruned last
         return final
-    final = root / f"{kind}-{key[:24]}"
+    final = _folder(root, kind, key)
     root.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{kind}-", dir=root))
     try:

@@ -144,10 +144,7 @@ export async function inflateElsewhere(stream, wasm = null, port = null, size = 
     worker = null;
   }
   if (!worker) return inflate(await read.all(), wasm, size);
-  worker.postMessage({ size });
-  Promise.resolve(wasm).then(
-    (bytes) => worker.postMessage({ wasm: bytes || null }),
-    (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
+  giveSizeAndWasm(worker, size, wasm);
   const answer = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data.bytes ? resolve(data.bytes) : reject(new Error(data.error)));
     worker.onerror = (event) => { // a Worker's (a port has no errors: the page's client sees its worker's)
@@ -181,10 +178,7 @@ export async function inflateElsewhere(stream, wasm = null, port = null, size = 
 export async function inflateFetchedThere(url, port, wasm, size, counted) {
   const worker = await port;
   if (!worker) return null;
-  worker.postMessage({ size });
-  Promise.resolve(wasm).then(
-    (bytes) => worker.postMessage({ wasm: bytes || null }),
-    (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
+  giveSizeAndWasm(worker, size, wasm);
   return new Promise((resolve) => {
     let grace = null;
     const answer = (bytes) => {
@@ -199,6 +193,15 @@ export async function inflateFetchedThere(url, port, wasm, size, counted) {
     };
     worker.postMessage({ download: url });
   });
+}
+
+// What the decoding worker needs besides the snapshot's bytes: its own size, and the .wasm's bytes
+// (null: no delta to undo) or why they could not be had, posted as soon as they are in.
+function giveSizeAndWasm(worker, size, wasm) {
+  worker.postMessage({ size });
+  Promise.resolve(wasm).then(
+    (bytes) => worker.postMessage({ wasm: bytes || null }),
+    (error) => worker.postMessage({ wasmError: String(error && error.message || error) }));
 }
 
 // The stream read to its end at once: {chunks} (a promise of them all), all() (a stream of them),
