@@ -183,6 +183,7 @@ export async function inflateFetchedThere(url, port, wasm, size, counted) {
     let grace = null;
     const answer = (bytes) => {
       clearTimeout(grace);
+      worker.close(); // this end of the channel, as inflateElsewhere closes it
       resolve(bytes);
     };
     worker.onmessage = ({ data }) => {
