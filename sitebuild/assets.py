@@ -19,11 +19,14 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
 )
-# Copied as they are; the .wasm is served as an .xz stream of it (WASM_XZ, made by sitebuild.runtime).
+# Copied as they are; the .wasm is served as an .xz stream of it (WASM_XZ, made by sitebuild.runtime)
+# and as itself (WASM_PLAIN), which the worker fetches only from a host that sends the site's files
+# compressed with brotli at its best quality (site/static/js/sim-boot.js, hostSendsBrotli).
 PYODIDE_SCRIPTS = PYODIDE_FILES[:2]
 WASM_XZ = "pyodide.asm.wasm.xz"
+WASM_PLAIN = PYODIDE_FILES[2]
 # The runtime's files in the site's Pyodide folder, by the names the worker's loading message counts.
-PYODIDE_SITE_FILES = (*PYODIDE_SCRIPTS, WASM_XZ)
+PYODIDE_SITE_FILES = (*PYODIDE_SCRIPTS, WASM_XZ, WASM_PLAIN)
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
@@ -39,6 +42,14 @@ VENDORED_JS = {
 # ReadableStream, which every browser it runs in (and Node 18 on) has.
 COMMONJS_HEAD = ("const module = { exports: {} };\nconst exports = module.exports;\n"
                  "const require = () => ({});\n")
+
+
+def brotli_size(data: bytes) -> int:
+    """The bytes a host that compresses ahead sends for `data`: brotli at its best quality (-q 11,
+    the library's defaults otherwise, as the brotli command's), the hosts' most compact encoding."""
+    import brotli  # PyPI's Brotli, Google's own library (the command's)
+
+    return len(brotli.compress(data, quality=11))
 
 
 def short_hash(data: bytes) -> str:

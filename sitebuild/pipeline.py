@@ -124,7 +124,11 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     for lang, data in model_bytes.items():
         (stage / "models" / f"{lang}.json").write_bytes(data)
         model_versions[lang] = assets.short_hash(data)
-    return {**python, "static": static_versions, "models": model_versions, "preloads": published.preloads}
+    # The bench pages' style sheet as a host that compresses ahead sends it: the page tells such a
+    # host by this size (sim-boot.js, hostSendsBrotli).
+    sheet_brotli = assets.brotli_size((stage / "static" / stylesheets.published("all")).read_bytes())
+    return {**python, "static": static_versions, "models": model_versions, "preloads": published.preloads,
+            "sheet_brotli": sheet_brotli}
 
 
 def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | None = None) -> Result:

@@ -20,6 +20,8 @@ with a server that sends that table):
 - The service worker: the page registers it only if the page names one (data-service-worker);
   the copy names none and holds no sw.js, so nothing of the package is cached beside the LMS; nor
   does the sim worker keep the decoded .wasm there (data-wasm-cache empty).
+- Pyodide's .wasm itself, which the site's worker fetches where the host sends it with brotli, is
+  left out (9.6 MB as an LMS sends it): the copy names none (data-wasm-plain empty).
 - The snapshot (.xz, decompressed by the worker itself) and the stdlib zip and wheel (fetched as
   bytes) need no type; nothing relies on Content-Encoding.
 - The embed's link to the full page: the package has no full page, so with a base URL it opens
@@ -72,6 +74,8 @@ def embed_page(hosted: bool) -> list[Rewrite]:
     return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
             *scripts,
             Rewrite(r' data-wasm-cache="[^"]*"', ' data-wasm-cache=""', 1, "the worker keeps nothing beside the LMS"),
+            Rewrite(r' data-wasm-plain="[^"]*"', ' data-wasm-plain=""', 1,
+                    "the worker fetches the .xz (an LMS sends no Content-Encoding: the .wasm itself is 9.6 MB)"),
             Rewrite(r'<body class="embed" data-embed="true"', '<body class="embed" data-embed="true" data-package="true"', 1,
                     "its chapters show other chapters in place"),
             *link]

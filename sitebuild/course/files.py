@@ -13,6 +13,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from .. import assets
 from ..errors import BuildError
 from ..pages import page_route
 from ..runtime import contract
@@ -64,7 +65,8 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
     for ref in refs:
         folder = site / ref
         if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: the runtime's folder
-            files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file()}
+            # all of it but the .wasm itself, which the package's page never asks for (adapt.py)
+            files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file() and p.name != assets.WASM_PLAIN}
         elif ref.startswith("pyodide/"):  # one of its scripts (under the package's name): the folder holds it
             continue
         elif ref.endswith("pyodide-lock.json"):  # the lock and the wheel it names

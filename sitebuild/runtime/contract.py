@@ -35,6 +35,10 @@ class Field:
     # A worker's script that the page starts beside the sim worker, posting the sim worker a port to
     # it as {type: "port", name, port} (sim-boot.js says why); empty: none is started.
     port: bool = False
+    # The start field holding the bytes of the page's style sheet as brotli -q 11 makes them: this
+    # field goes in the start message only where the host sent the sheet in that many bytes (it
+    # compresses ahead: sim-boot.js, hostSendsBrotli), else as null; empty: always.
+    if_brotli: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,14 @@ FIELDS = (
     Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`pyodide.asm.wasm.xz`), which the worker decodes and "
                          "compiles as its bytes come in; Pyodide's own request for the `.wasm` is answered with "
                          "that module"),
+    Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`pyodide.asm.wasm`), which the worker fetches instead where "
+                              "the host sends the site's files with brotli at its best quality (the page's guess, "
+                              "`sheetBrotli`; the worker takes it only if it comes brotli-encoded, else the .xz): the "
+                              "browser decodes it as it comes, and the worker compiles it as it is (empty in the start "
+                              "message elsewhere, and in the course package)", if_brotli="sheetBrotli"),
+    Field("sheetBrotli", "json", "the bytes of the page's style sheet as brotli -q 11 makes them: a host whose "
+                                 "answer for it has that size (its encoded body, resource timing) compresses ahead",
+          message=False),
     Field("stdlib", "url", "the trimmed, precompiled standard library (the fallback's; the snapshot needs none)"),
     Field("lock", "url", "our `pyodide-lock.json`, which lists the sim wheel and its sha256 (the fallback's)"),
     Field("lockInfo", "json", "the lock's `info` (ABI, platform, Python): what Pyodide checks on the snapshot path, "
@@ -159,7 +171,8 @@ def attribute(name: str) -> str:
 def page_contract() -> dict:
     """What the page reads (JSON in the boot script's data-contract)."""
     return {
-        "fields": [{"name": f.name, "kind": f.kind, "message": f.message, "port": f.port} for f in FIELDS],
+        "fields": [{"name": f.name, "kind": f.kind, "message": f.message, "port": f.port, "ifBrotli": f.if_brotli}
+                   for f in FIELDS],
         "stages": [s.name for s in STAGES],
         "marks": [name for name, _ in MARKS],
         "failures": [f.code for f in FAILURES],

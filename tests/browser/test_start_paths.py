@@ -168,6 +168,92 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
     check_loading_message(log, sizes, lang)
 
 
+@functools.cache
+def brotli_of(path: Path, quality: int) -> bytes:
+    import brotli
+
+    return brotli.compress(path.read_bytes(), quality=quality)
+
+
+class BrotliHost(LoopbackSite):
+    """The built site on a host that compresses with brotli (for a browser that asks for it): the
+    bench pages' style sheet at `sheet_quality` (11: as a host that compresses ahead sends it, the
+    size the page looks for; 5: as one that compresses as it sends), and Pyodide's .wasm itself
+    brotli-encoded (at quality 1: its size costs nothing on loopback, its 27 s at quality 11 would)
+    or, with wasm_encoded=False, as it is. Each request's file name is logged; with hold=True the
+    snapshot's answers wait for release, as HeldSnapshotSite's do."""
+
+    def __init__(self, root: Path, sheet_quality: int, wasm_encoded: bool = True, hold: bool = False):
+        asked = self.asked = []
+        released = self.released = threading.Event()
+        if not hold:
+            released.set()
+
+        class Handler(SiteHandler):
+            def do_GET(self):
+                path = self.path.split("?")[0]
+                asked.append(path.rsplit("/", 1)[-1])
+                if path.endswith(".snapshot.xz"):
+                    released.wait(TIMEOUT_MS / 1000)
+                file = Path(self.translate_path(self.path))
+                brotli_asked = "br" in self.headers.get("Accept-Encoding", "")
+                if brotli_asked and path.endswith("/static/css/all.css"):
+                    return self.send_brotli(brotli_of(file, sheet_quality), "text/css")
+                if brotli_asked and wasm_encoded and path.endswith("/pyodide.asm.wasm"):
+                    return self.send_brotli(brotli_of(file, 1), "application/wasm")
+                super().do_GET()
+
+            def send_brotli(self, body: bytes, kind: str):
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Encoding", "br")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        super().__init__(root, handler=functools.partial(Handler, directory=str(root)))
+
+    def close(self):
+        self.released.set()
+        super().close()
+
+
+@pytest.mark.adapter("withPrecompiledWasm", "restoreSnapshot", "watchFetches")
+def test_where_the_host_sends_brotli_the_worker_fetches_the_wasm_itself(browser, built_site):
+    """A host whose style sheet comes in as many bytes as brotli -q 11 makes of it (one that
+    compresses ahead, sim-boot.js: hostSendsBrotli) gets a request for Pyodide's .wasm itself, which
+    comes brotli-encoded and is compiled as it is: the .xz is never asked for, the bench starts from
+    the snapshot, and the loading message counts the .wasm as the .xz's share. Where the sheet comes
+    as a host that compresses as it sends makes it (quality 5), the worker asks for the .xz alone;
+    where the .wasm itself then comes unencoded (9.6 MB), the worker drops it and reads the .xz."""
+    cases = {  # (sheet's quality, .wasm encoded): the runtime files asked for, in order of asking
+        "ahead": ((11, True), ["pyodide.asm.wasm"]),
+        "as it sends": ((5, True), ["pyodide.asm.wasm.xz"]),
+        "ahead, the .wasm as it is": ((11, False), ["pyodide.asm.wasm", "pyodide.asm.wasm.xz"]),
+    }
+    for case, ((quality, wasm_encoded), wasm_files) in cases.items():
+        site = BrotliHost(built_site, quality, wasm_encoded, hold=case == "ahead")
+        try:
+            context, page = open_page(browser, site.url, "en", init_script=f"({RECORD_STATUS})()", live=False)
+            if case == "ahead":  # the loading message read while the snapshot is held back
+                page.wait_for_function("(pattern) => (window.statusLog || []).some((e) => new RegExp(pattern).test(e[1]))",
+                                       arg=DOWNLOAD["en"], timeout=TIMEOUT_MS)
+                site.released.set()
+            page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+            log = page.evaluate("window.statusLog")
+            sizes = json.loads(page.evaluate("self.specdecSimBoot.settings.sizes"))
+            got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
+            assert got["via"] == "snapshot", case
+            assert got["start"] == cpython_start(built_site, "en"), case
+            assert [name for name in site.asked if name.startswith("pyodide.asm.wasm")] == wasm_files, (case, site.asked)
+            assert not page.console_errors, (case, page.console_errors)
+            context.close()
+        finally:
+            site.close()
+        if case == "ahead":
+            check_loading_message(log, sizes, "en")
+
+
 def sim_worker_fetches(page) -> list[str]:
     """The addresses the sim worker fetched (its own resource timing), in order."""
     sim = [w for w in page.workers if w.url.split("?")[0].endswith("/sim-worker.js")]

@@ -240,6 +240,33 @@ cases.kept = {
   askedFirst, kept: await fromKept.kept, exports: WebAssembly.Module.exports(await fromKept.module).length,
   sha256: sha256(await fromKept.bytes), unanswered,
 };
+// The .wasm itself (the page's guess that the host sends brotli: sim-boot.js), from a stub host
+// whose answer for it is each of `answers`: taken where it is brotli-encoded application/wasm (the
+// .xz never asked for), else dropped before its body is read and the .xz fetched.
+const answers = {
+  br: () => new Response(copy, { headers: { "Content-Encoding": "br", "Content-Type": "application/wasm" } }),
+  gzip: () => new Response(copy, { headers: { "Content-Encoding": "gzip", "Content-Type": "application/wasm" } }),
+  none: () => new Response(copy, { headers: { "Content-Type": "application/wasm" } }),
+  octets: () => new Response(copy, { headers: { "Content-Encoding": "br", "Content-Type": "application/octet-stream" } }),
+  missing: () => new Response("", { status: 404 }),
+  down: () => Promise.reject(new TypeError("Failed to fetch")),
+};
+globalThis.caches = undefined;
+cases.plain = {};
+for (const [kind, answer] of Object.entries(answers)) {
+  const asked = [];
+  const signals = [];
+  served = data;
+  globalThis.fetch = async (url, init) => {
+    asked.push(url);
+    signals.push(init && init.signal);
+    if (url.endsWith(".xz")) return new Response(data.slice());
+    return answer();
+  };
+  const wasm = wasmOf("https://host/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz", null, "https://host/py/pyodide.asm.wasm");
+  const exported = WebAssembly.Module.exports(await wasm.module).length;
+  cases.plain[kind] = { asked, dropped: signals[0].aborted, exports: exported, sha256: sha256(await wasm.bytes), source: wasm.source };
+}
 console.log(JSON.stringify(cases));
 """
 
@@ -252,6 +279,8 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     changed fails both the module and the bytes with the stream's error, and an HTTP error both.
     With a copy kept in Cache Storage, the .xz is asked for before the lookup of the copy answers
     and dropped once it does (not reported as a request left unanswered), and the copy is compiled.
+    The site also serves the .wasm itself, which wasmOf, given its address, asks for first and takes
+    only if the host sends it brotli-encoded as application/wasm; else it drops it and reads the .xz.
     (The failure the page shows names the file: tests/browser/test_bench_failures.py.)"""
     path = one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}"))
     data = path.read_bytes()
@@ -259,7 +288,7 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     assert data[:6] == b"\xfd7zXZ\x00" and data[7] == 1  # the .xz magic; stream flags: CRC32
     assert lzma.decompress(data, format=lzma.FORMAT_XZ) == original
     assert len(data) < len(gzip.compress(original, 9)) * 0.8, len(data)
-    assert not list(built_site.glob("pyodide/*/pyodide.asm.wasm"))
+    assert one(built_site.glob(f"pyodide/*/{assets.WASM_PLAIN}")).read_bytes() == original  # for a host that sends brotli
     folder = tmp_path / "js"
     shutil.copytree(SIM.parent / "site/static/js", folder)
     (folder / "vendor").mkdir()
@@ -278,6 +307,13 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     assert read["missing"] == {"module": "HTTP 404", "bytes": "HTTP 404"}, read
     assert read["kept"] == {"askedFirst": "https://host/pyodide.asm.wasm.xz", "kept": True, "exports": read["exports"],
                             "sha256": hashlib.sha256(original).hexdigest(), "unanswered": []}, read["kept"]
+    # The .wasm itself: taken only as brotli-encoded application/wasm; any other answer is dropped
+    # before its body is read, and the .xz gives the same module and bytes.
+    plain, xz = "https://host/py/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz"
+    same = {"exports": read["exports"], "sha256": hashlib.sha256(original).hexdigest()}
+    assert read["plain"]["br"] == {"asked": [plain], "dropped": False, "source": plain, **same}, read["plain"]
+    for kind in ("gzip", "none", "octets", "missing", "down"):
+        assert read["plain"][kind] == {"asked": [plain, xz], "dropped": True, "source": xz, **same}, (kind, read["plain"])
 
 
 # snapshot-spans.js's packing in Node, of the bytes of one file into another.

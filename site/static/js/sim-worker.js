@@ -33,6 +33,9 @@ import { inflateElsewhere, inflateFetchedThere } from "./snapshot-inflate.js";
 import { keepWasm, wasmOf } from "./wasm-inflate.js";
 
 const PACKAGE = "specdec-sim";
+// The .wasm's two forms, by the names the loading message's sizes give them (sitebuild/assets.py).
+const WASM_XZ = "pyodide.asm.wasm.xz";
+const WASM_PLAIN = "pyodide.asm.wasm";
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
 // both ways give Python the same one.
 const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
@@ -209,27 +212,31 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz"];
+  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", WASM_XZ];
   const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
   // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
-  // a request left unanswered noted for the failure.
-  const names = new Map([[message.wasm, "pyodide.asm.wasm.xz"], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
+  // a request left unanswered noted for the failure. The .wasm itself, where it comes instead of
+  // the .xz (message.wasmPlain: wasm-inflate.js), counts as the .xz would: its bytes as they are
+  // decoded, each as its share of the .xz's (the host's brotli of it is within 4% of the .xz).
+  const names = new Map([[message.wasm, WASM_XZ], [message.wasmPlain, WASM_PLAIN], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
+  const sizes = message.sizes || {};
+  const plainShare = sizes[WASM_XZ] / sizes[WASM_PLAIN] || 0;
   watchFetches({
     name: (url) => names.get(url) || (url.endsWith(".whl") ? "wheel" : null),
-    bytes: (name, n) => meter.add(name, n),
+    bytes: (name, n) => (name === WASM_PLAIN ? meter.add(WASM_XZ, n * plainShare) : meter.add(name, n)),
     failed: (url, error) => { unanswered ||= `${url}: ${said(error)}`; },
   });
   const fromSnapshot = Boolean(message.snapshot && message.lockInfo);
   meter.plan(fromSnapshot ? [...runtimeFiles, "snapshot"] : wheelFiles);
   // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
   // Then the snapshot, downloaded and decoded by the page's decoding worker (decodeSnapshot).
-  const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache);
+  const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache, message.wasmPlain);
   const snapshotBytes = fromSnapshot
     ? decodeSnapshot(message.snapshot, meter, wasm.bytes, message.decoder ? portTo("decoder") : null,
       message.snapshotSize)
     : null;
   if (snapshotBytes) snapshotBytes.catch(() => {}); // awaited in startFromSnapshot
-  wasm.kept.then((kept) => kept && meter.done("pyodide.asm.wasm.xz")); // none of its bytes to come
+  wasm.kept.then((kept) => kept && meter.done(WASM_XZ)); // none of its bytes to come
   const script = (url, name) => import(url).then((module) => {
     meter.done(name);
     return module;

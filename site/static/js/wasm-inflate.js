@@ -1,11 +1,14 @@
 // Pyodide's .wasm as the site serves it: one .xz stream of it (sitebuild/runtime/maker.py,
-// compress_wasm: 2.64 MB, against 3.53 MB gzipped and 2.74 MB with brotli, the encodings a host
-// may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
+// compress_wasm: 2.64 MB, against 3.53 MB gzipped and 2.74 MB with brotli -q 11, the encodings a
+// host may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
 // snapshot's decoder (npm xz-decompress, snapshot-inflate.js), and compiles it as it is decoded
-// (wasmOf, below): its 0.23-0.29 s of CPU (in Chromium) goes by during the download. Any host
-// serves it under any type: the compile is handed the decoded bytes as application/wasm. Once the
-// page has registered the site's service worker (its offline copy), the worker keeps the decoded
-// .wasm too (keepWasm), which later visits compile without decoding.
+// (wasmOf, below): its 0.23-0.29 s of CPU (in Chromium) goes by during the download, and on a fast
+// link the start waits for it. Any host serves it under any type: the compile is handed the decoded
+// bytes as application/wasm. Where the host sends the site's files with brotli at its best quality
+// (the page's guess: sim-boot.js, hostSendsBrotli), the worker fetches the .wasm itself instead,
+// which the browser decodes as it comes (brotliWasm); the .xz only if that answer is not brotli.
+// Once the page has registered the site's service worker (its offline copy), the worker keeps the
+// decoded .wasm too (keepWasm), which later visits compile without decoding.
 
 import { readAll, xzDecoder } from "./snapshot-inflate.js";
 
@@ -42,11 +45,39 @@ async function wasmStream(url, signal = undefined) {
   });
 }
 
+// The .wasm itself at `url`, where the host sends it brotli-encoded as application/wasm: its
+// response, whose body the browser decodes as it comes. null where the answer is anything else (not
+// brotli: gzip would be 0.9 MB more than the .xz, nothing 7 MB more; not application/wasm, which
+// the compile refuses; an error) or there is none: the request is dropped before its body is read,
+// and the worker fetches the .xz (wasmOf). Fetched with the global fetch, so that a watcher counts
+// its bytes. signal: an AbortSignal that drops the request (a kept copy found).
+async function brotliWasm(url, signal) {
+  const ask = new AbortController();
+  signal.addEventListener("abort", () => ask.abort(), { once: true });
+  try {
+    const response = await globalThis.fetch(url, { signal: ask.signal });
+    const type = response.headers.get("Content-Type") || "";
+    if (response.ok && response.headers.get("Content-Encoding") === "br" && type.startsWith("application/wasm")) return response;
+  } catch {
+    // no answer: the .xz's request says what is wrong, if anything is
+  }
+  ask.abort();
+  return null;
+}
+
+// The .wasm as it is fetched: {response} (the .wasm itself, where `plain` is its address and the
+// host sends it brotli-encoded: brotliWasm) or {stream} (its bytes decoded from the .xz at `source`).
+async function fetchWasm(source, plain, signal) {
+  const response = plain ? await brotliWasm(plain, signal) : null;
+  return response ? { response } : { stream: await wasmStream(source, signal) };
+}
+
 // The .wasm compiled as it comes in: {url, source, module, bytes, kept} (promises; bytes: an
 // ArrayBuffer of all of it, for the snapshot's delta; kept: whether it came from the kept copy).
 // url: the address Pyodide asks for it at (pyodide-adapter.js, wasmAddress, whose
 // withPrecompiledWasm answers it with this module); source: the address of its .xz, which a
-// failure names; cacheName: the Cache Storage where a copy may be kept (keepWasm; null: none).
+// failure names (the .wasm's own, once that is what comes); cacheName: the Cache Storage where a copy may be kept (keepWasm; null: none);
+// plain: the address of the .wasm itself, fetched first (null: the .xz only; sim-boot.js decides).
 // A kept copy is compiled as the Response Cache Storage gives, without decoding (a repeat visit
 // after real use went live in 0.96 s that way, 1.06 s decoding again, 0.93 s when the site served
 // the .wasm itself); one that fails to compile is deleted, so that a new start decodes the .xz.
@@ -57,13 +88,13 @@ async function wasmStream(url, signal = undefined) {
 // the lookup, it left up to 0.1 s later on a first visit (Cache Storage's first use in a profile
 // took 5-60 ms), and a start on localhost waited for it (three traced first visits each: live in
 // 1.07-1.09 s asked beside, 1.11-1.15 s asked after).
-export function wasmOf(url, source, cacheName = null) {
+export function wasmOf(url, source, cacheName = null, plain = null) {
   const kept = keptWasm(cacheName, url);
   const drop = new AbortController();
-  const stream = wasmStream(source, drop.signal);
-  stream.catch(() => {}); // awaited in fromXz, or dropped
+  const fetched = fetchWasm(source, plain, drop.signal);
+  fetched.catch(() => {}); // awaited below, or dropped
   const chosen = kept.then((response) => {
-    if (!response) return fromXz(stream);
+    if (!response) return fetched.then((got) => (got.response ? fromResponse(got.response) : fromXz(got.stream)));
     drop.abort();
     return fromKept(response, cacheName, url);
   });
@@ -71,16 +102,23 @@ export function wasmOf(url, source, cacheName = null) {
   const bytes = chosen.then((c) => c.bytes);
   module.catch(() => {}); // each is awaited where it is used
   bytes.catch(() => {});
-  return { url, source, module, bytes, kept: kept.then(Boolean) };
+  const wasm = { url, source, module, bytes, kept: kept.then(Boolean) };
+  fetched.then((got) => { if (got.response) wasm.source = plain; }, () => {}); // the file a failure names
+  return wasm;
 }
 
-function fromXz(stream) {
-  const branches = stream.then((decoded) => decoded.tee());
+function fromXz(decoded) {
+  const branches = Promise.resolve(decoded.tee());
   const bytes = branches.then(([, copy]) => readAll(copy)).then((all) => all.buffer);
   const module = branches.then(([code]) => WebAssembly.compileStreaming(
     new Response(code, { headers: { "Content-Type": "application/wasm" } })))
     .catch((error) => bytes.then(() => Promise.reject(error)));
   return { module, bytes };
+}
+
+function fromResponse(response) {
+  const bytes = response.clone().arrayBuffer();
+  return { module: WebAssembly.compileStreaming(response), bytes };
 }
 
 function fromKept(response, cacheName, url) {
