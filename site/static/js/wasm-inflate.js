@@ -76,8 +76,9 @@ async function fetchWasm(source, plain, signal) {
 // ArrayBuffer of all of it, for the snapshot's delta; kept: whether it came from the kept copy).
 // url: the address Pyodide asks for it at (pyodide-adapter.js, wasmAddress, whose
 // withPrecompiledWasm answers it with this module); source: the address of its .xz, which a
-// failure names (the .wasm's own, once that is what comes); cacheName: the Cache Storage where a copy may be kept (keepWasm; null: none);
-// plain: the address of the .wasm itself, fetched first (null: the .xz only; sim-boot.js decides).
+// failure names (the .wasm's own, once that is what comes); cacheName: the Cache Storage where a
+// copy may be kept (keepWasm; null: none); plain: the address of the .wasm itself, asked for first
+// (null: the .xz alone; sim-boot.js decides).
 // A kept copy is compiled as the Response Cache Storage gives, without decoding (a repeat visit
 // after real use went live in 0.96 s that way, 1.06 s decoding again, 0.93 s when the site served
 // the .wasm itself); one that fails to compile is deleted, so that a new start decodes the .xz.
