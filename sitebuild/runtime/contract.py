@@ -37,7 +37,8 @@ class Field:
     port: bool = False
     # The start field holding the bytes of the page's style sheet as brotli -q 11 makes them: this
     # field goes in the start message only where the host sent the sheet in that many bytes (it
-    # compresses ahead: sim-boot.js, hostSendsBrotli), else as null; empty: always.
+    # compresses ahead) and the page came in over a fast link (sim-boot.js, wasmItselfPays), else
+    # as null; empty: always.
     if_brotli: str = ""
 
 
@@ -66,10 +67,11 @@ FIELDS = (
                          "compiles as its bytes come in; Pyodide's own request for the `.wasm` is answered with "
                          "that module"),
     Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`pyodide.asm.wasm`), which the worker fetches instead where "
-                              "the host sends the site's files with brotli at its best quality (the page's guess, "
-                              "`sheetBrotli`; the worker takes it only if it comes brotli-encoded, else the .xz): the "
-                              "browser decodes it as it comes, and the worker compiles it as it is (empty in the start "
-                              "message elsewhere, and in the course package)", if_brotli="sheetBrotli"),
+                              "the host sends the site's files with brotli at its best quality and the page came in "
+                              "at 80 Mbit/s or more (the page's guess, `sheetBrotli`; the worker takes it only if it "
+                              "comes brotli-encoded, else the .xz): the browser decodes it as it comes, and the worker "
+                              "compiles it as it is (null in the start message elsewhere; empty in the course package)",
+          if_brotli="sheetBrotli"),
     Field("sheetBrotli", "json", "the bytes of the page's style sheet as brotli -q 11 makes them: a host whose "
                                  "answer for it has that size (its encoded body, resource timing) compresses ahead",
           message=False),

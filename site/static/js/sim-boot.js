@@ -44,16 +44,38 @@ self.specdecSimBoot = (() => {
     return size > 0 && sent > 0 && sent <= size * 1.02;
   }
 
+  // Whether the page itself came in at FAST_LINK bits per second or more (its encoded body over the
+  // time from its first byte to its last: resource timing), and was all in before this script ran.
+  // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a slower
+  // link its decoding goes by during the download, and the .wasm itself would only add its 0.1 MB
+  // (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the start waits for the decoding.
+  // A link's first round trips (TCP's slow start) keep most links under this on a 60 kB page: the
+  // guess errs towards the .xz, which costs a fast link no more than it costs today.
+  const FAST_LINK = 80e6;
+  function fastLink() {
+    const page = self.performance && performance.getEntriesByType("navigation")[0];
+    if (!page || !(page.responseEnd > 0) || !(page.encodedBodySize > 0)) return false; // not in yet, or not measured
+    const seconds = Math.max(page.responseEnd - page.responseStart, 1) / 1000;
+    return (page.encodedBodySize * 8) / seconds >= FAST_LINK;
+  }
+
+  // Whether the worker is to fetch the .wasm itself rather than its .xz: the host compresses ahead
+  // and the link is fast. Decided once: the client's start message must be the boot script's (take).
+  let wasmItself = null;
+  function wasmItselfPays(size) {
+    if (wasmItself === null) wasmItself = hostSendsBrotli(size) && fastLink();
+    return wasmItself;
+  }
+
   // The start message: the fields the contract marks for it, addresses made absolute (the worker
   // resolves a relative one against its own), and the names the worker may post. A field the
-  // contract gives only to a host that sends brotli (ifBrotli: the .wasm itself) goes as null
-  // elsewhere.
+  // contract gives only where the .wasm itself pays (ifBrotli: that .wasm) goes as null elsewhere.
   function startMessage(start) {
     const message = { type: "start", contract: { stages: contract.stages, marks: contract.marks, failures: contract.failures, via: contract.via } };
     for (const { name, kind, message: carried, ifBrotli } of contract.fields) {
       if (!carried) continue;
       let value = start[name] ?? null;
-      if (value && ifBrotli && !hostSendsBrotli(start[ifBrotli])) value = null;
+      if (value && ifBrotli && !wasmItselfPays(start[ifBrotli])) value = null;
       message[name] = kind === "url" && value ? new URL(value, document.baseURI).href : value;
     }
     return message;
@@ -117,5 +139,5 @@ self.specdecSimBoot = (() => {
     return { worker: taken.worker, heard: taken.heard, helpers: taken.helpers };
   }
 
-  return { settings, contract, options, startMessage, take, startPortWorkers, hostSendsBrotli };
+  return { settings, contract, options, startMessage, take, startPortWorkers, hostSendsBrotli, fastLink };
 })();
