@@ -68,7 +68,7 @@ FIELDS = (
                          "that module"),
     Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`pyodide.asm.wasm`), which the worker fetches instead where "
                               "the host sends the site's files with brotli at its best quality and the page came in "
-                              "at 80 Mbit/s or more (the page's guess, `sheetBrotli`; the worker takes it only if it "
+                              "at 40 Mbit/s or more (the page's guess, `sheetBrotli`; the worker takes it only if it "
                               "comes brotli-encoded, else the .xz): the browser decodes it as it comes, and the worker "
                               "compiles it as it is (null in the start message elsewhere; empty in the course package)",
           if_brotli="sheetBrotli"),

@@ -235,7 +235,7 @@ PAGE_CAME_IN = """(ms) => {
 @pytest.mark.adapter("withPrecompiledWasm", "restoreSnapshot", "watchFetches")
 def test_where_the_host_sends_brotli_over_a_fast_link_the_worker_fetches_the_wasm_itself(browser, built_site):
     """A host whose style sheet comes in as many bytes as brotli -q 11 makes of it (one that
-    compresses ahead, sim-boot.js: hostSendsBrotli), with the page in at 80 Mbit/s or more
+    compresses ahead, sim-boot.js: hostSendsBrotli), with the page in at 40 Mbit/s or more
     (fastLink), gets a request for Pyodide's .wasm itself, which comes brotli-encoded and is
     compiled as it is: the .xz is never asked for, the bench starts from the snapshot, and the
     loading message counts the .wasm as the .xz's share. The worker asks for the .xz alone where

@@ -46,12 +46,13 @@ self.specdecSimBoot = (() => {
 
   // Whether the page itself came in at FAST_LINK bits per second or more (its encoded body over the
   // time from its first byte to its last: resource timing), and was all in before this script ran.
-  // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a slower
-  // link its decoding goes by during the download, and the .wasm itself would only add its 0.1 MB
-  // (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the start waits for the decoding.
-  // A link's first round trips (TCP's slow start) keep most links under this on a 60 kB page: the
-  // guess errs towards the .xz, which costs a fast link no more than it costs today.
-  const FAST_LINK = 80e6;
+  // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a link at
+  // a half of that or less its decoding goes by during the download, and the .wasm itself would only
+  // add its 0.1 MB (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the 0.1 MB costs
+  // 0.02 s or less, and a start that waits for the decoding gains up to 0.25 s. A 60 kB page is in
+  // within a few milliseconds on a fast link, and scheduling on a busy machine stretches that: the
+  // line is well below the decoder's rate. TCP's first round trips keep slower links under it.
+  const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
     if (!page || !(page.responseEnd > 0) || !(page.encodedBodySize > 0)) return false; // not in yet, or not measured
