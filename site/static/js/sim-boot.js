@@ -44,8 +44,11 @@ self.specdecSimBoot = (() => {
     return size > 0 && sent > 0 && sent <= size * 1.02;
   }
 
-  // Whether the page itself came in at FAST_LINK bits per second or more (its encoded body over the
-  // time from its first byte to its last: resource timing), and was all in before this script ran.
+  // Whether the page itself came in over the network at FAST_LINK bits per second or more (its
+  // encoded body over the time from its first byte to its last: resource timing), and was all in
+  // before this script ran. A page from a cache (a service worker's, the browser's, or revalidated
+  // with a 304: fewer bytes on the wire than its body) says nothing of the link: there the .xz
+  // stays, which a visit after a first one has in the browser's cache.
   // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a link at
   // a half of that or less its decoding goes by during the download, and the .wasm itself would only
   // add its 0.1 MB (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the 0.1 MB costs
@@ -56,6 +59,7 @@ self.specdecSimBoot = (() => {
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
     if (!page || !(page.responseEnd > 0) || !(page.encodedBodySize > 0)) return false; // not in yet, or not measured
+    if (!(page.transferSize > page.encodedBodySize)) return false; // not over the network
     const seconds = Math.max(page.responseEnd - page.responseStart, 1) / 1000;
     return (page.encodedBodySize * 8) / seconds >= FAST_LINK;
   }
