@@ -117,11 +117,11 @@ def fresh_build() -> Path:
 
 
 def add_bare_page(site: Path) -> None:
-    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime, beside
-    which it puts Pyodide's own .wasm (the site serves an .xz stream of it, which loadPyodide cannot read)."""
-    from sitebuild.assets import PYODIDE_FILES, PYODIDE_PACKAGE, copy_pyodide
+    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime (its
+    .wasm itself as well as the .xz stream of it, which loadPyodide cannot read)."""
+    from sitebuild.assets import PYODIDE_PACKAGE, copy_pyodide
 
-    copy_pyodide(site, PYODIDE_FILES)
+    copy_pyodide(site)
     (pyodide_dir,) = (site / "pyodide").glob("v*")
     bare = site / "_perf" / "bare"
     bare.mkdir(parents=True, exist_ok=True)

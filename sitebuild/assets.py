@@ -19,14 +19,14 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
 )
-# Copied as they are; the .wasm is served as an .xz stream of it (WASM_XZ, made by sitebuild.runtime)
-# and as itself (WASM_PLAIN), which the worker fetches only from a host that sends the site's files
-# compressed with brotli at its best quality (site/static/js/sim-boot.js, hostSendsBrotli).
-PYODIDE_SCRIPTS = PYODIDE_FILES[:2]
+# Copied as they are; the .wasm is also served as an .xz stream of it (WASM_XZ, made by
+# sitebuild.runtime), which the worker reads unless the host sends the site's files compressed with
+# brotli at its best quality over a fast link (site/static/js/sim-boot.js): there it fetches the
+# .wasm itself (WASM_PLAIN).
 WASM_XZ = "pyodide.asm.wasm.xz"
 WASM_PLAIN = PYODIDE_FILES[2]
 # The runtime's files in the site's Pyodide folder, by the names the worker's loading message counts.
-PYODIDE_SITE_FILES = (*PYODIDE_SCRIPTS, WASM_XZ, WASM_PLAIN)
+PYODIDE_SITE_FILES = (*PYODIDE_FILES, WASM_XZ)
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
@@ -63,13 +63,13 @@ def pyodide_version() -> str:
     return json.loads(manifest.read_text())["version"]
 
 
-def copy_pyodide(out: Path, names: tuple[str, ...] = PYODIDE_SCRIPTS) -> str:
-    """Copy these runtime files under a versioned folder; return its path relative to the site."""
+def copy_pyodide(out: Path) -> str:
+    """Copy Pyodide's files (PYODIDE_FILES) under a versioned folder; return its path relative to the site."""
     version = pyodide_version()
     rel = f"pyodide/v{version}/"
     target = out / rel
     target.mkdir(parents=True, exist_ok=True)
-    for name in names:
+    for name in PYODIDE_FILES:
         source = PYODIDE_PACKAGE / name
         if not source.exists():
             raise BuildError(f"{source}: missing from the Pyodide npm package")

@@ -125,7 +125,7 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
                         snapshots: bool = True) -> dict:
     """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
-    pyodide_rel = assets.copy_pyodide(stage, (*assets.PYODIDE_SCRIPTS, assets.WASM_PLAIN))
+    pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
         wasm = pool.submit(wasm_stream, cache_root())
         folder, token = start_files(models, cache_root(), measured, snapshots)

@@ -144,5 +144,5 @@ self.specdecSimBoot = (() => {
     return { worker: taken.worker, heard: taken.heard, helpers: taken.helpers };
   }
 
-  return { settings, contract, options, startMessage, take, startPortWorkers, hostSendsBrotli, fastLink };
+  return { settings, contract, options, startMessage, take, startPortWorkers };
 })();
