@@ -217,13 +217,11 @@ async function start(message) {
   // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
   // a request left unanswered noted for the failure. The .wasm itself, where it comes instead of
   // the .xz (message.wasmPlain: wasm-inflate.js), counts as the .xz would: its bytes as they are
-  // decoded, each as its share of the .xz's (the host's brotli of it is within 4% of the .xz).
+  // decoded, as their share of the .xz's (the host's brotli of it is within 4% of the .xz).
   const names = new Map([[message.wasm, WASM_XZ], [message.wasmPlain, WASM_PLAIN], [message.stdlib, "stdlib"], [message.lock, "lock"]]);
-  const sizes = message.sizes || {};
-  const plainShare = sizes[WASM_XZ] / sizes[WASM_PLAIN] || 0;
   watchFetches({
     name: (url) => names.get(url) || (url.endsWith(".whl") ? "wheel" : null),
-    bytes: (name, n) => (name === WASM_PLAIN ? meter.add(WASM_XZ, n * plainShare) : meter.add(name, n)),
+    bytes: (name, n) => (name === WASM_PLAIN ? meter.addShare(WASM_XZ, WASM_PLAIN, n) : meter.add(name, n)),
     failed: (url, error) => { unanswered ||= `${url}: ${said(error)}`; },
   });
   const fromSnapshot = Boolean(message.snapshot && message.lockInfo);
