@@ -1,6 +1,6 @@
 """Lighthouse (the version package.json pins) on the built site: mobile and desktop, both languages.
 
-    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port N] [--tasks]
+    .venv/bin/python benchmarks/lighthouse.py [--site _site] [--runs 1] [--port N] [--tasks] [--compare-site DIR]
 
 Serves the built site with the production headers and gzip, as a static host answers
 (throttled_server, on an unthrottled link: Lighthouse simulates its own), runs Lighthouse's command
@@ -10,6 +10,10 @@ the total blocking time; with --runs N, the median of N runs. With --tasks, unde
 each run's long tasks (Lighthouse's own list: when each starts and how long it takes on its
 simulated 4x-throttled timeline, and the script it names, if any) and its main-thread time by
 kind: where a blocking time comes from, and the audits each category below 100 missed.
+With --compare-site, another built site is measured in the same runs, the two in turns and in
+alternating order (A B, B A, A B, ...): run one after the other, the first of two invocations
+read slower whichever site it was (total blocking time 132 against 98 ms with one site first,
+164 against 109 ms with the other), an order that a comparison must cancel out.
 Issue 19's targets: mobile performance >= 98 on both languages (desktop 100) and TBT <= 150 ms.
 The machine is shared: compare figures from one run with each other, not with another day's.
 """
@@ -86,28 +90,36 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     parser.add_argument("--tasks", action="store_true", help="also print each run's long tasks and main-thread time")
+    parser.add_argument("--compare-site", type=Path, help="another built site, measured in turns with --site")
     args = parser.parse_args()
     if not CLI.exists():
         sys.exit(f"{CLI} is missing: run npm ci (package.json pins lighthouse)")
-    if not (args.site / "en" / "specdec" / "index.html").exists():
-        sys.exit(f"{args.site} holds no built site: run ./dev build")
+    sites = {"": args.site, **({" (compare)": args.compare_site} if args.compare_site else {})}
+    for site in sites.values():
+        if not (site / "en" / "specdec" / "index.html").exists():
+            sys.exit(f"{site} holds no built site: run ./dev build")
     # Compressed like a host's answers: without it the page's 310 kB of HTML went uncompressed
     # and cost Lighthouse's simulated slow 4G over a second of first paint that no reader pays.
-    server = throttled_server(args.site, args.port, Link(None, 0.0))
-    port = server.server_address[1]
+    servers = {label: throttled_server(site, args.port if not label else 0, Link(None, 0.0)) for label, site in sites.items()}
     try:
-        print(f"{'page':<16}{'form':<9}" + "".join(f"{c:>16}" for c in CATEGORIES) + f"{'TBT ms':>10}")
+        print(f"{'page':<26}{'form':<9}" + "".join(f"{c:>16}" for c in CATEGORIES) + f"{'TBT ms':>10}")
         for lang in ("en", "zh"):
             for desktop in (False, True):
-                runs = [lighthouse(f"http://127.0.0.1:{port}/{lang}/specdec/", desktop) for _ in range(args.runs)]
-                median = {k: statistics.median(r[k] for r in runs) for k in (*CATEGORIES, "tbt_ms")}
-                print(f"{'/' + lang + '/specdec/':<16}{'desktop' if desktop else 'mobile':<9}"
-                      + "".join(f"{median[c]:>16.0f}" for c in CATEGORIES) + f"{median['tbt_ms']:>10.0f}", flush=True)
-                if args.tasks:
-                    for run in runs:
-                        print_tasks(run)
+                runs = {label: [] for label in servers}
+                for turn in range(args.runs):
+                    for label in (list(servers) if turn % 2 == 0 else list(reversed(servers))):
+                        port = servers[label].server_address[1]
+                        runs[label].append(lighthouse(f"http://127.0.0.1:{port}/{lang}/specdec/", desktop))
+                for label, done in runs.items():
+                    median = {k: statistics.median(r[k] for r in done) for k in (*CATEGORIES, "tbt_ms")}
+                    print(f"{'/' + lang + '/specdec/' + label:<26}{'desktop' if desktop else 'mobile':<9}"
+                          + "".join(f"{median[c]:>16.0f}" for c in CATEGORIES) + f"{median['tbt_ms']:>10.0f}", flush=True)
+                    if args.tasks:
+                        for run in done:
+                            print_tasks(run)
     finally:
-        server.shutdown()
+        for server in servers.values():
+            server.shutdown()
 
 
 if __name__ == "__main__":

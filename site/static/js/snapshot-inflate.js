@@ -38,42 +38,6 @@ export function xzDecoder() {
   return decoder;
 }
 
-// xz-decompress decodes in promise jobs, which the thread's tasks wait behind: once an .xz is all
-// in (a fast link), nothing else on the thread ran until it was decoded (in a trace on localhost,
-// the snapshot's decoding worker sat idle for 0.3 s waiting for the sim worker's word, and
-// Pyodide's scripts, downloaded, waited to run, while the sim worker decoded the .wasm). So the
-// decoding lets the waiting tasks run every TURN_MS.
-const TURN_MS = 8;
-
-// A turn of the event loop: a message to itself (a timer's would be held to 4 ms once nested).
-function nextTask() {
-  return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
-  });
-}
-
-// A reader ({read, cancel}) of an .xz stream's decoded bytes, decoded in turns (TURN_MS).
-export async function xzReader(stream) {
-  const { XzReadableStream } = await xzDecoder();
-  const reader = new XzReadableStream(stream).getReader();
-  let turn = performance.now();
-  return {
-    async read() {
-      if (performance.now() - turn > TURN_MS) {
-        await nextTask();
-        turn = performance.now();
-      }
-      return reader.read();
-    },
-    cancel: (reason) => reader.cancel(reason),
-  };
-}
-
 // The snapshot's bytes from its stream: an .xz stream decoded as it comes in, its spans written
 // into an array of zeros of the snapshot's own size (snapshot-spans.js); anything else read as it
 // is (a snapshot already decoded, which the restore takes; any other file, which it refuses).
@@ -93,8 +57,9 @@ export async function inflate(stream, wasm = null, size = null) {
 
 async function decodeXz(stream, size) {
   if (!Number.isSafeInteger(size) || size <= 0) throw new Error(`the snapshot's own size is not known (${size})`);
+  const { XzReadableStream } = await xzDecoder();
   const spans = new SpanWriter(new Uint8Array(size));
-  const reader = await xzReader(stream);
+  const reader = new XzReadableStream(stream).getReader();
   // Bytes that do not fit stop the writing, not the reading: the stream is read to its end (the
   // rest of a download that comes anyway), because a cancel while the decoder is inside its own
   // pull made it close an errored stream (an uncaught error in the worker).

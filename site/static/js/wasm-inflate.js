@@ -1,17 +1,16 @@
 // Pyodide's .wasm as the site serves it: one .xz stream of it (sitebuild/runtime/maker.py,
 // compress_wasm: 2.64 MB, against 3.53 MB gzipped and 2.74 MB with brotli -q 11, the encodings a
 // host may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
-// snapshot's decoder (npm xz-decompress: snapshot-inflate.js, xzReader, which lets the worker's
-// other tasks run meanwhile, such as its word to the snapshot's decoder and Pyodide's scripts),
-// and compiles it as it is decoded (wasmOf, below): its 0.23-0.29 s of CPU (in Chromium) goes by
-// during the download, and on a fast link the start waits for it. Any host serves it under any type: the compile is handed the decoded
+// snapshot's decoder (npm xz-decompress, snapshot-inflate.js), and compiles it as it is decoded
+// (wasmOf, below): its 0.23-0.29 s of CPU (in Chromium) goes by during the download, and on a fast
+// link the start waits for it. Any host serves it under any type: the compile is handed the decoded
 // bytes as application/wasm. Where the host sends the site's files with brotli at its best quality
 // (the page's guess: sim-boot.js, hostSendsBrotli), the worker fetches the .wasm itself instead,
 // which the browser decodes as it comes (brotliWasm); the .xz only if that answer is not brotli.
 // Once the page has registered the site's service worker (its offline copy), the worker keeps the
 // decoded .wasm too (keepWasm), which later visits compile without decoding.
 
-import { readAll, xzReader } from "./snapshot-inflate.js";
+import { readAll, xzDecoder } from "./snapshot-inflate.js";
 
 const said = (error) => String(error && error.message || error);
 
@@ -20,6 +19,12 @@ const said = (error) => String(error && error.message || error);
 // cannot be fetched; the stream errors when the .xz is cut short or corrupt (its CRC32 or its
 // structure). The errors do not name the file: the caller does.
 // signal: an AbortSignal that drops the request (wasmOf, when a kept copy is found).
+// Its decoding runs in promise jobs, which hold up the worker's tasks while the .xz is all in (a
+// fast link): the snapshot's decoder hears from this worker only after it, and starts up to 0.3 s
+// later. Left so: letting the tasks run every 8 ms (a message to itself) gave the two decodings
+// side by side, which on the benchmark's two cores went live in about the same time (0.90x-1.00x)
+// and took CPU from the page's own start: Lighthouse's mobile blocking time in English was higher
+// in each of five comparisons, by 50-100 ms (in Chinese, higher in three of five).
 async function wasmStream(url, signal = undefined) {
   let response;
   try {
@@ -28,9 +33,10 @@ async function wasmStream(url, signal = undefined) {
     throw new Error(said(error));
   }
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const { XzReadableStream } = await xzDecoder();
   let ended = false; // every byte of the file was read: an error after that is the stream's own
   const body = response.body.pipeThrough(new TransformStream({ flush() { ended = true; } }));
-  const decoded = await xzReader(body);
+  const decoded = new XzReadableStream(body).getReader();
   return new ReadableStream({
     async pull(controller) {
       try {
