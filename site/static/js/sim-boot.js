@@ -55,6 +55,12 @@ self.specdecSimBoot = (() => {
   // 0.02 s or less, and a start that waits for the decoding gains up to 0.25 s. A 60 kB page is in
   // within a few milliseconds on a fast link, and scheduling on a busy machine stretches that: the
   // line is well below the decoder's rate. TCP's first round trips keep slower links under it.
+  // A host that does not compress ahead (with gzip the .wasm itself is 3.55 MB, 0.9 MB more than
+  // the .xz) is not asked for the .wasm even on a fast link: those bytes come in sooner than the
+  // decoding would end only from about 113 Mbit/s up, and this reading cannot tell such a link
+  // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback, the page read
+  // 19-131 Mbit/s over HTTP/1.1 with gzip; a rule at 60 Mbit/s, tried, left localhost's start
+  // over HTTP/1.1 on the .xz in most visits of the network benchmark).
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
