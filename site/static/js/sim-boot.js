@@ -60,7 +60,10 @@ self.specdecSimBoot = (() => {
   // decoding would end only from about 113 Mbit/s up, and this reading cannot tell such a link
   // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback, the page read
   // 19-131 Mbit/s over HTTP/1.1 with gzip; a rule at 60 Mbit/s, tried, left localhost's start
-  // over HTTP/1.1 on the .xz in most visits of the network benchmark).
+  // over HTTP/1.1 on the .xz in most visits of the network benchmark). Nor does it pay on the
+  // loopback itself where the server gzips as it sends: the network benchmark's nginx spends the
+  // machine's own cores on the 9.6 MB, and a page always taking the .wasm there went live in 1.13x
+  // the time of one decoding the .xz.
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
