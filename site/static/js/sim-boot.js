@@ -58,12 +58,9 @@ self.specdecSimBoot = (() => {
   // A host that does not compress ahead (with gzip the .wasm itself is 3.55 MB, 0.9 MB more than
   // the .xz) is not asked for the .wasm even on a fast link: those bytes come in sooner than the
   // decoding would end only from about 113 Mbit/s up, and this reading cannot tell such a link
-  // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback, the page read
-  // 19-131 Mbit/s over HTTP/1.1 with gzip; a rule at 60 Mbit/s, tried, left localhost's start
-  // over HTTP/1.1 on the .xz in most visits of the network benchmark). Nor does it pay on the
-  // loopback itself where the server gzips as it sends: the network benchmark's nginx spends the
-  // machine's own cores on the 9.6 MB, and a page always taking the .wasm there went live in 1.13x
-  // the time of one decoding the .xz.
+  // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback the page reads
+  // 19-131 Mbit/s). On the loopback itself a server that gzips as it sends spends the machine's
+  // own cores on the 9.6 MB: the network benchmark's page went live in 1.13x the time taking it.
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
