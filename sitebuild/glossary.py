@@ -3,7 +3,8 @@
 Each language's `site/<lang>/glossary.toml` lists its fixed terms, each with the variants that
 must not come back (`[[term]]` tables: use, means, banned). The check reads every line a reader
 sees in that language: the content files, `strings.toml`, and that language's own fields of the
-shared `sources.toml` and `quoted.toml` (paper titles are names, not prose). Text in `backticks`
+shared `sources.toml` and `quoted.toml`, and the quoted figures' `value`, which every page
+shows (paper titles are names, not prose). Text in `backticks`
 is code and is skipped. A variant written in ASCII is matched as a whole word in any case, with
 or without a plural s; any other is matched as written (Chinese has no word breaks).
 """
@@ -54,7 +55,8 @@ def load_terms(path: Path) -> list[Term]:
 def _texts(site: Path, lang: str):
     """(file, text) for every file the check reads in `lang`, line numbers kept: code spans and,
     in the shared files, the other fields' lines are blanked."""
-    own = re.compile(rf"^\s*(?:supports\.)?{lang}\s*=")
+    # A quoted figure's `value` is shown on every page, so every language's check reads it.
+    own = re.compile(rf"^\s*(?:(?:supports\.)?{lang}|value)\s*=")
     for path in [*sorted((site / lang).glob("*.md")), site / lang / "strings.toml", *(site / n for n in SHARED)]:
         lines = path.read_text(encoding="utf-8").split("\n")
         if path.parent == site:

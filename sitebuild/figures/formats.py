@@ -26,6 +26,7 @@ class Format:
     unit: str = ""
     sig: int | None = None  # significant digits; overrides decimals
     space: bool = True  # a space before the unit ("4.48 ms"), none for "%" and "×"
+    unit_zh: str | None = None  # the unit as the Chinese page writes it, space included (" 倍")
 
     def number(self, value: float | int) -> str:
         if self.sig is None:
@@ -41,6 +42,8 @@ class Format:
 
     def text(self, value: float | int, lang: str) -> str:
         number = self.number(value)
+        if lang == "zh" and self.unit_zh is not None:
+            return number + self.unit_zh
         if not self.unit:
             return number
         return f"{number} {self.unit}" if self.space else f"{number}{self.unit}"
@@ -89,7 +92,8 @@ def pct(decimals: int = 0, *, digits: int | None = None) -> Format:
 
 
 def times(decimals: int = 2) -> Format:
-    return Format(decimals, "×", space=False)
+    """A ratio: "2.05×" on the English page, "2.05 倍" on the Chinese one (its glossary's form)."""
+    return Format(decimals, "×", space=False, unit_zh=" 倍")
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from sim.session import measurements_json
 
 from .cache import cached
 from .formats import Figures, fixed, pct, sig, times
-from .roofline import roofline
+from .roofline import answer_decode_seconds, roofline
 
 DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
 DRAFT_COST = bench_settings.DRAFT_COST  # c: the small cylinder turns in a tenth of the big one's time
@@ -215,6 +215,9 @@ def engine_metrics(f: Figures, main: dict) -> None:
     f.add("bench_dar_pct", main["draft_acceptance_rate"] * 100, pct(0))
     f.add("bench_dar_formula_pct", main["draft_acceptance_rate_formula"] * 100, pct(0))
     f.add("bench_alpha_pct", main["alpha"] * 100, pct(0))
+    # SGLang's spec_accept_rate: the tokens a pass writes (guesses kept and the target's own) over
+    # the tokens it checks, the tree's root counted (gamma + 1 for a line of gamma guesses).
+    f.add("bench_sglang_rate_pct", main["mean_acceptance_length"] / (DEFAULT_GAMMA + 1) * 100, pct(0))
 
 
 def time_to_first_token(f: Figures, main: dict) -> None:
@@ -224,6 +227,10 @@ def time_to_first_token(f: Figures, main: dict) -> None:
     step_ms = shared["ms_per_token"] / main["speedup"]
     f.add("spec_ms_per_token", step_ms, sig(3, "ms"))
     f.add("answer_spec_s", (shared["prefill_ms"] + shared["answer_tokens"] * step_ms) / 1e3, sig(3, "s"))
+    # With the prompt's cache read at every step too, at the same speed-up.
+    decode_s = answer_decode_seconds()
+    f.add("spec_ms_per_token_after_prompt", shared["ms_per_token_after_prompt"] / main["speedup"], sig(3, "ms"))
+    f.add("answer_spec_cache_s", shared["prefill_ms"] / 1e3 + decode_s / main["speedup"], sig(3, "s"))
 
 
 def noise(f: Figures, alphas: list[float], main: dict) -> None:

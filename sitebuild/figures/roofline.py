@@ -33,6 +33,8 @@ LANES_EXAMPLE = bench_settings.MAX_GAMMA + 1
 # Chapter 14's prompt: as long as the bench's context; and an answer of this many tokens after it.
 PROMPT_TOKENS = CONTEXT
 ANSWER_TOKENS = 256
+# The prefill's figures assume the dense peak; this share of it shows how they move with the share kept busy.
+PREFILL_SHARE_EXAMPLE = 0.5
 
 
 def _params_words(lang: str):
@@ -141,6 +143,20 @@ def prefill(f: Figures) -> None:
     f.add("prefill_in_steps", read["seconds"] / (rl.ms_per_token(g, m) / 1e3), sig(2))
     decode_s = ANSWER_TOKENS * rl.ms_per_token(g, m) / 1e3
     f.add("answer_plain_s", read["seconds"] + decode_s, sig(3, "s"))
+    # Decoding after that prompt also reads the cache it left, one token longer at each step.
+    with_cache_s = answer_decode_seconds(g, m)
+    f.add("ms_per_token_after_prompt", rl.ms_per_token(g, m, PROMPT_TOKENS), sig(3, "ms"))
+    f.add("ms_per_token_answer_end", rl.ms_per_token(g, m, PROMPT_TOKENS + ANSWER_TOKENS - 1), sig(3, "ms"))
+    f.add("answer_plain_cache_s", read["seconds"] + with_cache_s, sig(3, "s"))
+    # The prefill at the dense peak is a floor; a pass that keeps a share s of the peak busy takes 1/s as long.
+    f.add("prefill_share_example_pct", PREFILL_SHARE_EXAMPLE * 100, pct(0))
+    f.add("prefill_ms_at_share", read["arith_s"] / PREFILL_SHARE_EXAMPLE * 1e3, sig(3, "ms"))
+
+
+def answer_decode_seconds(g: rl.GPU = GPU, m: rl.Model = MODEL) -> float:
+    """Decoding ANSWER_TOKENS tokens one at a time after the prompt: each step reads the weights
+    and the cache of the prompt and of every token written before it."""
+    return sum(rl.ms_per_token(g, m, PROMPT_TOKENS + i) for i in range(ANSWER_TOKENS)) / 1e3
 
 
 def roofline() -> Figures:

@@ -16,8 +16,9 @@ import tomllib
 from pathlib import Path
 
 from sim import roofline as rl
+from sim import stats
 
-from .formats import Figures, Words, fixed, pct, sig
+from .formats import Figures, Words, fixed, pct, sig, times
 from .measured import DEFAULT_GAMMA
 from .moe import DEEPSEEK_V3, DEEPSEEK_V3_WEIGHTS, MIXTRAL, experts_touched, weights_ratio
 from .roofline import BATCH, CONTEXT, GPU, MODEL
@@ -26,13 +27,8 @@ QUOTED = Path(__file__).resolve().parents[2] / "site" / "quoted.toml"
 PASS_TOKENS = DEFAULT_GAMMA + 1  # a pass at the bench's default gamma: the guesses and one more
 
 
-def times_words(decimals: int) -> Words:
-    """A ratio: "4.7×" on the English page, "4.7 倍" in Chinese prose (the glossary's form)."""
-    return Words(lambda v: f"{v:,.{decimals}f}×", lambda v: f"{v:,.{decimals}f} 倍")
-
-
 GIB = 2**30
-HELD_BACK = 0.1  # a tenth of the memory kept for activations and the engine's working space
+HELD_BACK = 0.1  # a tenth of the memory left unused: vLLM's default gpu_memory_utilization is 0.9
 
 
 def capacity_batch(g: rl.GPU = GPU, m: rl.Model = MODEL, context: int = CONTEXT, memory: float | None = None) -> int:
@@ -67,19 +63,19 @@ def moe_figures(f: Figures) -> None:
     touched = experts_touched(ds, PASS_TOKENS)
     f.add("moe_ds_pass_experts", float(touched), sig(3))
     f.add("moe_ds_pass_max", min(ds.experts, ds.active * PASS_TOKENS))  # every token picks others
-    f.add("moe_ds_pass_gain", float(touched / ds.active), times_words(1))
-    f.add("moe_ds_pass_weights", float(weights_ratio(ds, DEEPSEEK_V3_WEIGHTS, PASS_TOKENS)), times_words(0))
+    f.add("moe_ds_pass_gain", float(touched / ds.active), times(1))
+    f.add("moe_ds_pass_weights", float(weights_ratio(ds, DEEPSEEK_V3_WEIGHTS, PASS_TOKENS)), times(0))
     plain_batch = experts_touched(ds, BATCH)
     spec_batch = experts_touched(ds, BATCH * PASS_TOKENS)
     f.add("moe_ds_batch_experts", float(plain_batch), sig(3))
     f.add("moe_ds_batch_spec_experts", float(spec_batch), sig(3))
-    f.add("moe_ds_batch_gain", float(spec_batch / plain_batch), times_words(2))
+    f.add("moe_ds_batch_gain", float(spec_batch / plain_batch), times(2))
     f.add("moe_mx_experts", mx.experts)
     f.add("moe_mx_active", mx.active)
     touched = experts_touched(mx, PASS_TOKENS)
     f.add("moe_mx_pass_experts", float(touched), sig(2))
     f.add("moe_mx_pass_max", min(mx.experts, mx.active * PASS_TOKENS))
-    f.add("moe_mx_pass_gain", float(touched / mx.active), times_words(1))
+    f.add("moe_mx_pass_gain", float(touched / mx.active), times(1))
 
 
 def capacity_figures(f: Figures) -> None:
@@ -98,6 +94,7 @@ def capacity_figures(f: Figures) -> None:
     f.add("serve_max_batch_held_high", capacity_batch(g, m, memory=(1 - HELD_BACK) * binary))
     f.add("serve_batch_about", round(most, -1))
     f.add("held_back_pct", HELD_BACK * 100, pct(0))
+    f.add("held_back_complement_pct", (1 - HELD_BACK) * 100, pct(0))  # vLLM's default gpu_memory_utilization
     f.add("serve_max_batch_tps", rl.tokens_per_second(g, m, most, CONTEXT), sig(3))
     # The bench's own lanes at that batch: a pass at the default gamma lights most x (gamma + 1).
     f.add("serve_max_batch_lanes", most * PASS_TOKENS)
@@ -109,10 +106,10 @@ def quoted_ratios(f: Figures) -> None:
     eagle2 = quoted_number("sglang_eagle2_tps")
     eagle3 = quoted_number("sglang_eagle3_tps")
     ceiling = rl.tokens_per_second(GPU, MODEL)
-    f.add("sglang_eagle2_gain", eagle2 / plain, times_words(2))
-    f.add("sglang_eagle3_gain", eagle3 / plain, times_words(2))
+    f.add("sglang_eagle2_gain", eagle2 / plain, times(2))
+    f.add("sglang_eagle3_gain", eagle3 / plain, times(2))
     f.add("sglang_plain_share_pct", plain / ceiling * 100, pct(0))
-    f.add("sglang_eagle3_over_ceiling", eagle3 / ceiling, times_words(2))
+    f.add("sglang_eagle3_over_ceiling", eagle3 / ceiling, times(2))
     # Chapter 9: an A100's lanes at machine balance, shared by the sequences of EAGLE's larger batch.
     a100 = rl.gpu("a100-80gb-sxm")
     f.add("a100_balance_per_sequence_4", rl.balance_lanes(a100, MODEL) / quoted_number("eagle_batch_large"), sig(2))
@@ -123,8 +120,29 @@ def quoted_ratios(f: Figures) -> None:
     f.add("eagle3_batch64_cost_cut_pct", (1 - 1 / gain) * 100, pct(0))
 
 
+MTP_CHAIN_GAMMA = 3  # the MTP module run on its own guesses, three in a row
+
+
+def mtp_figures(f: Figures) -> None:
+    """DeepSeek-V3's reported MTP acceptance in this page's terms. One MTP module guesses one token
+    ahead, so a pass checks gamma = 1 guess and its acceptance is alpha; a pass then writes 1 + alpha
+    tokens on average. Against the reported speed-up, the rest is what a speculative pass costs over
+    a plain step (the module's run and the second position), if the speed-up is per sequence."""
+    low, high = quoted_number("deepseek_mtp_accept_low"), quoted_number("deepseek_mtp_accept_high")
+    gain = quoted_number("deepseek_mtp_tps_gain")
+    f.add("mtp_alpha_low", low, fixed(2))
+    f.add("mtp_alpha_high", high, fixed(2))
+    f.add("mtp_tpp_low", stats.expected_tokens_per_pass(low, 1), fixed(2))
+    f.add("mtp_tpp_high", stats.expected_tokens_per_pass(high, 1), fixed(2))
+    f.add("mtp_pass_cost_low_pct", (stats.expected_tokens_per_pass(low, 1) / gain - 1) * 100, pct(0))
+    f.add("mtp_pass_cost_high_pct", (stats.expected_tokens_per_pass(high, 1) / gain - 1) * 100, pct(0))
+    f.add("mtp_chain_gamma", MTP_CHAIN_GAMMA)
+    f.add("mtp_chain_tpp_low", stats.expected_tokens_per_pass(low, MTP_CHAIN_GAMMA), fixed(2))
+    f.add("mtp_chain_tpp_high", stats.expected_tokens_per_pass(high, MTP_CHAIN_GAMMA), fixed(2))
+
+
 def serving_figures() -> Figures:
     f = Figures()
-    for part in (moe_figures, capacity_figures, quoted_ratios):
+    for part in (moe_figures, capacity_figures, quoted_ratios, mtp_figures):
         part(f)
     return f
