@@ -100,6 +100,12 @@ def test_format(fmt, value, text):
     assert fmt.text(value, "en") == text
 
 
+def test_a_ratio_reads_times_in_english_and_bei_in_chinese():
+    from sitebuild.figures.formats import times
+    assert (times().text(1.745, "en"), times().text(1.745, "zh")) == ("1.75×", "1.75 倍")
+    assert (times(1).text(4.7, "en"), times(1).text(4.7, "zh")) == ("4.7×", "4.7 倍")
+
+
 def test_exact_decimal_refuses_a_repeating_fraction():
     with pytest.raises(ValueError, match="no short exact decimal"):
         ExactDecimal().text(Fraction(1, 3), "en")

@@ -104,4 +104,30 @@ def test_every_banned_variant_of_the_real_glossaries_is_refused(tmp_path, lang):
 
 def test_the_chosen_zh_terms_are_in_the_glossary():
     uses = {use for use, _ in real_variants("zh")}
-    assert {"额外词元", "采样", "核对", "二元语法草稿模型", "三元语法模型", "自投机", "一组", "保证"} <= uses
+    assert {"额外词元", "采样", "核对", "二元语法草稿模型", "三元语法模型", "自投机", "一组", "保证",
+            "残差", "被拒", "倍"} <= uses
+
+
+def test_a_quoted_value_is_read_in_every_language(tmp_path):
+    """A quoted figure's `value` is shown on both pages: "2.8×" passes the English check and fails
+    the Chinese one, which writes 倍; the real glossary's variant is what fails it."""
+    site = make_site(tmp_path)
+    (site / "zh" / "glossary.toml").write_text((SITE / "zh" / glossary.GLOSSARY).read_text(encoding="utf-8"),
+                                               encoding="utf-8")
+    (site / "quoted.toml").write_text('[x]\nvalue = "2.8×"\nsource = "s"\n', encoding="utf-8")
+    glossary.check_language(site, "en")
+    with pytest.raises(BuildError, match="'8×' is a banned variant of '倍'") as caught:
+        glossary.check_language(site, "zh")
+    assert (Path(caught.value.file).name, caught.value.line) == ("quoted.toml", 2)
+
+
+def test_the_chinese_page_prints_its_computed_ratios_with_its_own_word():
+    """Every figure the Chinese page inserts passes its glossary: a speed-up reads "1.75 倍", not "1.75×"."""
+    from helpers.typed_figures import computed_figures
+    from sitebuild import figures
+    pattern, found = glossary._matcher(glossary.load_terms(SITE / "zh" / glossary.GLOSSARY))
+    shown = figures.formatted("zh", computed_figures()["zh"])
+    hits = {name: text for name, text in shown.items() if pattern.search(text)}
+    assert not hits, hits
+    assert shown["bench_speedup"].endswith(" 倍") and figures.formatted("en", computed_figures()["en"])[
+        "bench_speedup"].endswith("×")

@@ -101,6 +101,46 @@ def test_what_the_chapter_says_about_its_figures_holds():
     assert raw["sglang_plain_share_pct"] < 100 < 100 * raw["sglang_eagle3_over_ceiling"]
 
 
+def test_deepseeks_mtp_acceptance_becomes_this_pages_alpha_and_tokens_per_pass():
+    """One MTP module guesses once a pass (gamma = 1), so its acceptance is alpha and a pass writes
+    1 + alpha; the reported 1.8x TPS is below that, the rest being the speculative pass's extra cost."""
+    raw, en, zh = serving.serving_figures().raw(), _shown("en"), _shown("zh")
+    assert (en["mtp_alpha_low"], en["mtp_alpha_high"]) == ("0.85", "0.90")
+    assert (en["mtp_tpp_low"], en["mtp_tpp_high"]) == ("1.85", "1.90")
+    assert (en["mtp_pass_cost_low_pct"], en["mtp_pass_cost_high_pct"]) == ("3%", "6%")
+    assert (en["mtp_chain_tpp_low"], en["mtp_chain_tpp_high"]) == ("3.19", "3.44")
+    gain = serving.quoted_number("deepseek_mtp_tps_gain")
+    # "The reported speed-up is a little below that": below 1 + alpha, above 1.
+    assert 1 < gain < raw["mtp_tpp_low"] < raw["mtp_tpp_high"]
+    assert raw["mtp_tpp_low"] == 1 + serving.quoted_number("deepseek_mtp_accept_low")
+    assert zh["held_back_complement_pct"] == en["held_back_complement_pct"] == "90%"
+
+
+def test_decoding_after_the_prompt_reads_its_cache():
+    """Chapter 14's table: each step after the prompt reads the prompt's cache too, so it is slower
+    than the weights alone and grows along the answer; the answer's sum is the steps' own sum."""
+    raw = figures.roofline_figures()
+    assert raw["ms_per_token"] < raw["ms_per_token_after_prompt"] < raw["ms_per_token_answer_end"]
+    steps = [raw["ms_per_token_after_prompt"], raw["ms_per_token_answer_end"]]
+    assert raw["answer_tokens"] * steps[0] < (raw["answer_plain_cache_s"] - raw["prefill_ms"] / 1e3) * 1e3
+    assert (raw["answer_plain_cache_s"] - raw["prefill_ms"] / 1e3) * 1e3 < raw["answer_tokens"] * steps[1]
+    assert raw["answer_plain_s"] < raw["answer_plain_cache_s"]
+    # At half the dense peak the prefill takes twice as long (it is bound by arithmetic).
+    assert raw["prefill_ms_at_share"] == pytest.approx(raw["prefill_ms"] / (raw["prefill_share_example_pct"] / 100))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sglangs_rate_counts_the_targets_token_and_the_root(lang):
+    """SGLang's spec_accept_rate = length / (gamma + 1); for the same passes it stays above vLLM's
+    accepted / gamma, as the chapter says."""
+    from helpers.typed_figures import computed_figures
+    raw = computed_figures()[lang].raw()
+    gamma = raw["default_gamma"]
+    assert raw["bench_sglang_rate_pct"] == pytest.approx(100 * raw["bench_mal"] / (gamma + 1))
+    assert raw["bench_sglang_rate_pct"] > raw["bench_dar_pct"]
+    assert raw["bench_dar_pct"] == pytest.approx(100 * (raw["bench_mal"] - 1) / gamma)
+
+
 def test_a_quoted_figure_without_its_number_is_refused(tmp_path):
     quoted = tmp_path / "quoted.toml"
     quoted.write_text('[with]\nvalue = "1.5×"\nnumber = 1.5\nsource = "x"\n\n[without]\nvalue = "2×"\nsource = "x"\n')
