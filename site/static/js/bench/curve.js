@@ -2,7 +2,7 @@
 // (curve_drawing: the points, the line at 1×, the γ in use and the best one), and α against
 // temperature for the draft in use (measured at build time on the book, its temperature marked).
 import { drawnWhenShown, panelOpened } from "./tabs.js";
-import { format } from "./text.js";
+import { format, text } from "./text.js";
 
 export class CurveView {
   constructor(root) {
@@ -51,7 +51,7 @@ export class CurveView {
     one.setAttribute("y1", c.one_y);
     one.setAttribute("y2", c.one_y);
     svg.querySelector(".b-one-label").setAttribute("y", (c.one_y + 3).toFixed(2));
-    svg.querySelector(".b-curve-top").textContent = `${format.num(c.top, 1)}×`;
+    svg.querySelector(".b-curve-top").textContent = text("b_curve_top", { value: format.num(c.top, 1) });
     [...svg.querySelectorAll(".b-curve-pt")].forEach((dot, i) => {
       const gamma = i + 1;
       dot.setAttribute("cx", c.points[i][0]);
