@@ -93,7 +93,8 @@ class GuessTree:
 @dataclass
 class GuessTrace:
     """What one pass over a guess tree did. path: the kept nodes, top down; checked and kept:
-    per node; p: the target's probability of each checked node's token where it was checked."""
+    per node; p: for each checked node, the chance it was kept with (p_j(x) of the point-mass
+    rule: the target's probability with the siblings refused before it struck out; greedy: p(x))."""
 
     tree: GuessTree
     checked: list[bool]

@@ -1,7 +1,7 @@
 """Drafts without a second model (sim.free_drafts), checked as chosen guesses (sim.guess_tree).
 
 Exact part (fractions.Fraction, enumerated through the sim's own Verifier and the sources' own
-proposals): on a 3-token vocabulary with a random rational trigram target, a whole session of
+proposals): on a 3-token vocabulary with a random rational trigram target (two seeds), a whole session of
 each source (lookup, suffix with an earlier output, heads as a line and as a tree) writes its
 first 5 tokens with exactly the target's chained probabilities, passes with no guess included.
 
@@ -17,6 +17,7 @@ Counting part: the run's counts agree with each other as vLLM's definitions say,
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import math
 import random
@@ -147,7 +148,7 @@ SOURCES = {
 @pytest.mark.parametrize("name", sorted(SOURCES))
 @pytest.mark.parametrize("prompt", [[0, 1, 2, 0, 1], [2, 2, 1]], ids=["repeating", "plain"])
 def test_each_source_writes_the_target_s_chain_exactly(name, prompt):
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         table = toy_target(seed)
         law = session_law(table, SOURCES[name](), prompt, WRITTEN)
         assert sum(law.values()) == 1
@@ -191,6 +192,11 @@ def wrong_draws(p, tokens, n, rng):
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def book_heads(lang: str) -> SkipGramHeads:
+    return SkipGramHeads(list(corpus_models.book_ids(lang)), heads=4, top=3)
+
+
 def real_tree(language, lang, name):
     """A source's tree on the echo prompt's text (suffix: after one earlier output)."""
     text = prompt_ids(language, "echo")
@@ -201,8 +207,7 @@ def real_tree(language, lang, name):
         source.begin(text)
         source.end(language.encode(PASSAGES[lang])[ECHO_CUE:] + text[:ECHO_CUE])
         return text, source.propose(text, (2, 1, 1, 1))
-    heads = SkipGramHeads(list(corpus_models.book_ids(lang)), heads=4, top=3)
-    return text, heads.propose(text, (3, 1, 1, 1))
+    return text, book_heads(lang).propose(text, (3, 1, 1, 1))
 
 
 @pytest.mark.parametrize("name", ["lookup", "suffix", "heads"])
@@ -226,7 +231,7 @@ def test_first_tokens_follow_p_on_the_real_models(sim_languages, lang, name):
 
 @pytest.fixture(scope="module")
 def en_heads():
-    return SkipGramHeads(list(corpus_models.book_ids("en")), heads=4, top=2)
+    return book_heads("en")
 
 
 @pytest.mark.parametrize("name,candidates,temperature", [("lookup", 1, 0), ("suffix", 1, 1), ("suffix", 2, 0),
