@@ -100,6 +100,7 @@ class GuessTrace:
     checked: list[bool]
     kept: list[bool]
     p: list
+    r: list  # per node: the uniform its check drew (None: unchecked, or greedy)
     path: list[int]
     replacement: int | None
     bonus: int | None
@@ -116,27 +117,27 @@ class GuessTrace:
 
     def to_dict(self) -> dict:
         return {"tokens": list(self.tree.tokens), "parents": list(self.tree.parents), "checked": list(self.checked),
-                "kept": list(self.kept), "p": list(self.p), "path": list(self.path),
+                "kept": list(self.kept), "p": list(self.p), "r": list(self.r), "path": list(self.path),
                 "replacement": self.replacement, "bonus": self.bonus, "written": list(self.written)}
 
 
 def check_children(p, tokens: list[int], rng, greedy: bool):
-    """Check one node's children in order: (position of the kept one, the p's each was checked
-    against, None), or (None, those, what to draw from) when all are refused (greedy: p's argmax
-    is written, and the last slot is None)."""
+    """Check one node's children in order: (position of the kept one, [(chance, r)] of each child
+    checked, None), or (None, those, what to draw from) when all are refused (greedy: r is None,
+    p's argmax is written, and the last slot is None)."""
     seen = []
     if greedy:
         best = p.argmax()
         for i, x in enumerate(tokens):
-            seen.append(p.prob(x))
+            seen.append((p.prob(x), None))
             if x == best:
                 return i, seen, None
         return None, seen, None
     verifier = Verifier(p, None, "topk")
     for i, x in enumerate(tokens):
-        ratio = verifier.ratio(x)
-        seen.append(ratio)
-        if rng.random() <= ratio:
+        chance, r = verifier.ratio(x), rng.random()
+        seen.append((chance, r))
+        if r <= chance:
             return i, seen, None
         verifier.reject(x)
     return None, seen, verifier.fallback()
@@ -155,7 +156,7 @@ def check_guess_tree(target, context, tree: GuessTree, rng, *, temperature=1, to
         return dist if greedy else tempered(dist, temperature, top_p)
 
     n = len(tree)
-    checked, kept, p_seen = [False] * n, [False] * n, [None] * n
+    checked, kept, p_seen, r_seen = [False] * n, [False] * n, [None] * n, [None] * n
     path, written = [], []
     replacement = bonus = None
     node, ctx = None, running
@@ -167,8 +168,8 @@ def check_guess_tree(target, context, tree: GuessTree, rng, *, temperature=1, to
             written.append(bonus)
             break
         index, seen, fallback = check_children(p, [tree.tokens[i] for i in kids], rng, greedy)
-        for i, value in zip(kids, seen):
-            checked[i], p_seen[i] = True, value
+        for i, (chance, r) in zip(kids, seen):
+            checked[i], p_seen[i], r_seen[i] = True, chance, r
         if index is None:
             replacement = p.argmax() if greedy else fallback.sample(rng)
             written.append(replacement)
@@ -178,4 +179,4 @@ def check_guess_tree(target, context, tree: GuessTree, rng, *, temperature=1, to
         path.append(node)
         written.append(tree.tokens[node])
         ctx = (ctx + [tree.tokens[node]])[-keep:] if keep else []
-    return GuessTrace(tree, checked, kept, p_seen, path, replacement, bonus, written)
+    return GuessTrace(tree, checked, kept, p_seen, r_seen, path, replacement, bonus, written)

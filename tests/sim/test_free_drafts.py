@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import json
 import math
 import random
 from fractions import Fraction as F
@@ -268,3 +269,38 @@ def test_a_pass_without_a_guess_is_a_plain_step_and_stays_out_of_alpha(sim_langu
     assert run["tokens"] - run["accepted"] - run["drafts"] == plain  # one token each
     # alpha averages the positions checked, which only drafts have
     assert run["acceptance_rate"] is not None
+
+
+# --- on the bench (sim.bench.free_passes) -------------------------------------------------------------------
+
+def test_a_free_pass_is_described_as_a_model_draft_s(sim_languages, en_heads):
+    from sim.bench.free_passes import free_run
+    from sim.bench.settings import check_settings
+
+    language = sim_languages["en"]
+    settings = check_settings({"candidates": 2})
+    passes = free_run(language, settings, "heads", 8, "echo", heads=en_heads)
+    assert passes == free_run(language, settings, "heads", 8, "echo", heads=en_heads)  # one seed, one tape
+    json.dumps(passes)
+    for shown in passes:
+        verdicts = [g["verdict"] for g in shown["guesses"]]
+        kept = verdicts.count("kept")
+        assert verdicts[:kept] == ["kept"] * kept and set(verdicts[kept + 1:]) <= {"void"}
+        assert shown["n_written"] == shown["n_kept"] + 1 == kept + 1
+        assert all(g["q"] == 1.0 for g in shown["guesses"])
+        first = shown["positions"][0]["candidates"][0]
+        assert first["ratio"] == first["p"]  # the first guess at a level is kept with p itself
+        assert 1 <= len(shown["positions"][0]["candidates"]) <= 2  # head 1's two likeliest (one after a rare token)
+    assert any(len(shown["positions"][0]["candidates"]) == 2 for shown in passes)
+
+
+def test_the_free_readouts_curve_meets_the_counted_tokens_at_the_largest_gamma(sim_languages):
+    from sim.bench.free_passes import free_readouts
+    from sim.bench.settings import MAX_GAMMA, check_settings
+
+    language = sim_languages["zh"]
+    got = free_readouts(language, check_settings({"temperature": 0, "gamma": MAX_GAMMA}), "suffix", "echo")
+    g, speedup = got["curve"][-1]
+    assert g == MAX_GAMMA and math.isclose(speedup * (1 + got["c"]), got["tokens_per_pass"])
+    assert got["speedup"] == got["tokens_per_pass"]  # suffix costs nothing
+    assert got["curve"][got["best_gamma"] - 1][1] == max(s for _, s in got["curve"])
