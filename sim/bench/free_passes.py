@@ -19,7 +19,7 @@ from ..free_runs import REQUEST_TOKENS, REQUESTS, RUN_SEED, make_source, run_sou
 from ..guess_tree import GuessTree, check_guess_tree
 from ..prompts import prompt_ids
 from ..tempering import tempered
-from .commands import STREAM_STEP, rng_for, runtime, token
+from .commands import STREAM_STEP, rng_for, runtime, written_tokens
 from .passes import verdict
 from .settings import MAX_GAMMA, Settings
 
@@ -67,14 +67,7 @@ def free_pass(language, settings: Settings, source, context: list[int], step_ind
                                                  for j in tree.children(tree.parents[i])]}
                  for depth, i in enumerate(shown)]
     n_kept = trace.accepted
-    written = [{"id": t, "text": language.vocab[t], "kind": "kept"} for t in trace.written[:n_kept]]
-    replacement = bonus = None
-    if trace.replacement is not None:
-        replacement = token(language, trace.replacement)
-        written.append({**replacement, "kind": "replacement"})
-    if trace.bonus is not None:
-        bonus = token(language, trace.bonus)
-        written.append({**bonus, "kind": "bonus"})
+    written, replacement, bonus = written_tokens(language, trace.written[:n_kept], trace.replacement, trace.bonus)
     return {
         "context": list(context), "settings": settings.as_json(), "source": source.name,
         "step_index": step_index, "guesses": [described(i) for i in shown], "positions": positions,
