@@ -241,6 +241,21 @@ class SkipGramHeads:
                 rows.setdefault(a, []).append((-count, w))
             self.table.append({a: [w for _, w in sorted(row)[:top]] for a, row in rows.items()})
 
+    def to_doc(self) -> dict:
+        """The table as JSON: {"heads", "top", "rows": per head, [[a, w1, w2, ...], ...] by a}."""
+        return {"heads": self.heads, "top": self.top,
+                "rows": [[[a, *row] for a, row in sorted(table.items())] for table in self.table]}
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> SkipGramHeads:
+        """The table of to_doc (a model file's optional "heads" section, sim.models)."""
+        heads = cls.__new__(cls)
+        heads.heads, heads.top = doc["heads"], doc["top"]
+        if len(doc["rows"]) != heads.heads:
+            raise ValueError(f"heads: {len(doc['rows'])} tables for {heads.heads} heads")
+        heads.table = [{row[0]: list(row[1:heads.top + 1]) for row in rows} for rows in doc["rows"]]
+        return heads
+
     def guesses(self, last: int, j: int, k: int) -> list[int]:
         """Head j's k likeliest tokens after `last` ([] when the book never had a token there)."""
         return self.table[j - 1].get(last, [])[:k]

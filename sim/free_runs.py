@@ -123,9 +123,10 @@ def run_source(language, source_name: str, prompt: list[int], *, gamma: int = 4,
                requests: int = REQUESTS, tokens: int = REQUEST_TOKENS, seed: int = RUN_SEED, temperature=1,
                top_p=1, heads: SkipGramHeads | None = None, model: str | None = None) -> dict:
     """A session of a source on a prompt (see the module docstring): the pooled counts, and the
-    counts of each request (`per_request`), with the source's cost and speed-up."""
+    counts of each request (`per_request`), with the source's cost and speed-up. heads: the
+    skip-gram table, else the model file's (Language.heads)."""
     target = language.target
-    source = make_source(source_name, heads)
+    source = make_source(source_name, heads or language.heads)
     widths = (candidates,) + (1,) * (gamma - 1)
     rng = random.Random(seed)
     greedy = temperature == 0

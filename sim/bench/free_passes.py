@@ -107,7 +107,7 @@ def free_readouts(language, settings: Settings, source_name: str, prompt_kind: s
 def free_run(language, settings: Settings, source_name: str, steps: int, prompt_kind: str = "none",
              heads: SkipGramHeads | None = None) -> list[dict]:
     """The first `steps` passes of one request from a prompt (the tape of a free source)."""
-    source = make_source(source_name, heads)
+    source = make_source(source_name, heads or language.heads)
     text = prompt_ids(language, prompt_kind)
     source.begin(text)
     passes = []

@@ -304,3 +304,18 @@ def test_the_free_readouts_curve_meets_the_counted_tokens_at_the_largest_gamma(s
     assert g == MAX_GAMMA and math.isclose(speedup * (1 + got["c"]), got["tokens_per_pass"])
     assert got["speedup"] == got["tokens_per_pass"]  # suffix costs nothing
     assert got["curve"][got["best_gamma"] - 1][1] == max(s for _, s in got["curve"])
+
+
+def test_a_model_file_may_carry_the_heads(tiny_doc):
+    from sim.counting import count_document, dump
+    from sim.models import load_language
+
+    assert load_language(tiny_doc).heads is None  # the books' files carry none today
+    words = "a b a c a b b d a c e a b a a d c b a e b c a".split()
+    doc = count_document("en", words, [], heads=3, heads_top=2)
+    language = load_language(json.loads(dump(doc)))
+    ids = [language.index[t] for t in words]
+    counted = SkipGramHeads(ids, heads=3, top=2)
+    assert language.heads.table == counted.table
+    run = run_source(language, "heads", [ids[0], ids[1]], gamma=3, requests=1, tokens=20)
+    assert run["proposed"] > 0
