@@ -73,7 +73,9 @@ def lookup_guesses(text, gamma: int, n_max: int = LOOKUP_MAX, n_min: int = LOOKU
 
 class PromptLookup:
     """Prompt lookup: a line of guesses from the text itself; candidates play no part (one
-    earlier occurrence gives one continuation)."""
+    earlier occurrence gives one continuation). The n-grams of a request's text are indexed as it
+    grows (each n-gram's latest start), so a pass costs O(n_max), not a scan of the text; the
+    guesses are lookup_guesses' own."""
 
     name = "lookup"
 
@@ -81,12 +83,26 @@ class PromptLookup:
         if not 1 <= n_min <= n_max:
             raise ValueError(f"prompt lookup needs 1 <= n_min <= n_max, got {n_min}, {n_max}")
         self.n_max, self.n_min = n_max, n_min
+        self.begin([])
 
     def begin(self, prompt) -> None:
-        """A new request: lookup keeps nothing between requests."""
+        """A new request: its text is indexed afresh (lookup keeps nothing between requests)."""
+        self.latest: dict[tuple, int] = {}  # n-gram -> its latest start, among those ending before the last token
+        self.indexed = 0  # n-grams ending before this position are in `latest`
 
     def propose(self, text, widths) -> GuessTree:
-        return GuessTree.line(lookup_guesses(text, len(widths), self.n_max, self.n_min))
+        size = len(text)
+        if size - 1 < self.indexed:
+            raise ValueError("prompt lookup: the text of a request only grows; call begin for a new one")
+        for end in range(self.indexed + 1, size):  # n-grams text[end - n:end], end <= size - 1
+            for n in range(self.n_min, min(self.n_max, end) + 1):
+                self.latest[tuple(text[end - n:end])] = end - n
+        self.indexed = max(self.indexed, size - 1)
+        for n in range(min(self.n_max, size - 1), self.n_min - 1, -1):
+            start = self.latest.get(tuple(text[size - n:]))
+            if start is not None:
+                return GuessTree.line(text[start + n:start + n + len(widths)])
+        return GuessTree([], [])
 
     def end(self, output) -> None:
         """A request's output is done: nothing to keep."""

@@ -319,3 +319,13 @@ def test_a_model_file_may_carry_the_heads(tiny_doc):
     assert language.heads.table == counted.table
     run = run_source(language, "heads", [ids[0], ids[1]], gamma=3, requests=1, tokens=20)
     assert run["proposed"] > 0
+
+
+def test_the_indexed_lookup_proposes_what_the_scan_finds():
+    rng = random.Random(7)
+    for _ in range(30):
+        text = [rng.randrange(4) for _ in range(rng.randrange(1, 12))]
+        source = PromptLookup(3, 2)
+        source.begin(text[:2])
+        for size in range(2, len(text) + 1):  # the text grows pass by pass, as in a request
+            assert source.propose(text[:size], (1,) * 4).tokens == lookup_guesses(text[:size], 4, 3, 2)
