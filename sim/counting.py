@@ -49,8 +49,11 @@ def level_table(grams: Counter, order: int) -> dict:
     return {"history": columns, "types": types, "total": total, "next": nexts, "count": counts}
 
 
-def count_document(lang: str, tokens: list[str], sources: list, progress=None) -> dict:
-    """The model document of a token list; progress(stage) is told as each stage begins."""
+def count_document(lang: str, tokens: list[str], sources: list, progress=None, heads: int = 0,
+                   heads_top: int = 1) -> dict:
+    """The model document of a token list; progress(stage) is told as each stage begins. With
+    heads > 0 it also holds the skip-gram heads of sim.free_drafts (heads_top tokens each), which
+    the "heads" draft needs and no other part reads."""
     if len(tokens) < 3:
         raise ValueError(f"need at least 3 tokens to count trigrams, got {len(tokens)}")
     tell = progress or (lambda stage: None)
@@ -63,7 +66,13 @@ def count_document(lang: str, tokens: list[str], sources: list, progress=None) -
     bigram = level_table(Counter(zip(ids, ids[1:])), 2)
     tell("trigram")
     trigram = level_table(Counter(zip(ids, ids[1:], ids[2:])), 3)
+    extra = {}
+    if heads:
+        from .free_drafts import SkipGramHeads
+
+        extra["heads"] = SkipGramHeads(ids, heads, heads_top).to_doc()
     return {
+        **extra,
         "format": FORMAT,
         "lang": lang,
         "sources": sources,

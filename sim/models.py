@@ -182,10 +182,12 @@ class Language:
     prefixes: for models counted from a reader's text, the token ids the bench starts from
     ({"bench": ids, "tube": ids}, see sim.owntext), since the books' fixed prefixes ("said
     the", "she said", "慢慢") may not occur in it; None for the books.
+    heads: the skip-gram heads of sim.free_drafts, when the model file has a "heads" section.
     """
 
     def __init__(self, lang: str, vocab: list[str], target: NgramModel, drafts: dict[str, NgramModel],
-                 prefixes: dict | None = None):
+                 prefixes: dict | None = None, heads=None):
+        self.heads = heads  # sim.free_drafts.SkipGramHeads when the model file carries them, else None
         self.lang = lang
         self.vocab = vocab
         self.index = {t: i for i, t in enumerate(vocab)}
@@ -242,4 +244,9 @@ def load_language(doc: dict) -> Language:
     bigram = NgramModel("bigram", 2, base, [bigram_level])
     trigram = NgramModel("trigram", 3, base, [bigram_level, trigram_level])
     drafts = {"bigram": bigram, "unigram": unigram, "same": trigram}
-    return Language(lang, vocab, trigram, drafts)
+    heads = None
+    if "heads" in doc:  # optional: the skip-gram heads counted from the same tokens (sim.counting)
+        from .free_drafts import SkipGramHeads
+
+        heads = SkipGramHeads.from_doc(doc["heads"])
+    return Language(lang, vocab, trigram, drafts, heads=heads)

@@ -256,3 +256,16 @@ def prefill_seconds(g: GPU, m: Model, tokens: int) -> dict:
 def lanes_busy_fraction(g: GPU, m: Model, lanes: int) -> float:
     """Share of the mill's capacity that `lanes` lit lanes use during one weight read."""
     return lanes / balance_lanes(g, m)
+
+
+def head_params(m: Model) -> int:
+    """One Medusa head (Cai et al. 2024, arXiv:2401.10774, section 2.1.1): a feed-forward layer with
+    a residual connection (width x width) and an output projection of its own (width x vocab),
+    run on the target's last hidden state."""
+    return m.width * m.width + m.width * m.vocab
+
+
+def head_cost(m: Model) -> float:
+    """A head's weights as a share of those a pass of the target streams: what guessing one more
+    place ahead adds to a pass, on the roofline's memory-bound step."""
+    return head_params(m) / m.streamed_params

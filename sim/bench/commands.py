@@ -173,6 +173,18 @@ def exactness(language, context: list[int], draft: str, top: int) -> dict:
 
 # --- step --------------------------------------------------------------------------------------------
 
+def written_tokens(language, kept: list[int], replacement: int | None, bonus: int | None):
+    """(what a pass wrote, each token marked kept, replacement or bonus; the replacement; the bonus)."""
+    written = [{"id": t, "text": language.vocab[t], "kind": "kept"} for t in kept]
+    if replacement is not None:
+        replacement = token(language, replacement)
+        written.append({**replacement, "kind": "replacement"})
+    if bonus is not None:
+        bonus = token(language, bonus)
+        written.append({**bonus, "kind": "bonus"})
+    return written, replacement, bonus
+
+
 def step(language, settings: Settings, context: list[int], step_index: int = 0, exactness_top: int = 8,
          residuals: bool = False) -> dict:
     """One speculative pass after the context over the settings' tree, described for drawing.
@@ -184,16 +196,8 @@ def step(language, settings: Settings, context: list[int], step_index: int = 0, 
     rng = rng_for(settings.seed, STREAM_STEP, step_index)
     shown = tree_pass(language, settings, context, rng, residuals)
     trace = shown["trace"]
-    vocab = language.vocab
     n_kept = len(trace.path)
-    written = [{"id": t, "text": vocab[t], "kind": "kept"} for t in trace.written[:n_kept]]
-    replacement = bonus = None
-    if trace.replacement is not None:
-        replacement = token(language, trace.replacement)
-        written.append({**replacement, "kind": "replacement"})
-    if trace.bonus is not None:
-        bonus = token(language, trace.bonus)
-        written.append({**bonus, "kind": "bonus"})
+    written, replacement, bonus = written_tokens(language, trace.written[:n_kept], trace.replacement, trace.bonus)
     return {
         "context": list(context),
         "context_text": language.decode(context),

@@ -31,3 +31,14 @@ def language(lang: str):
     from sim.models import load_language
 
     return load_language(model_doc(lang))
+
+
+@lru_cache(maxsize=None)
+def book_ids(lang: str) -> tuple:
+    """The books' token ids in the model's vocabulary, in reading order (what the heads count)."""
+    from corpus import tokenize
+    from corpus.sources import corpus_dir
+    from sitebuild.counting import read_books
+
+    index = language(lang).index
+    return tuple(index[t] for text in read_books(lang, corpus_dir()) for t in tokenize.tokenize(lang, text))

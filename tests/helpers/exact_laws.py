@@ -127,3 +127,36 @@ def tree_law(p_at: dict, q_at: dict, widths: tuple, rule: str) -> dict[tuple, Fr
 
     walk((), Fraction(1))
     return dict(law)
+
+
+# --- chosen guesses as a tree (sim.guess_tree) --------------------------------------------------------
+
+def guess_tree_law(p_at, tree) -> dict[tuple, Fraction]:
+    """Probability of each written sequence after one pass over a GuessTree, checked by the "topk"
+    rule through the sim's own Verifier: p_at(path) is the target after the guesses `path`."""
+    law: dict[tuple, Fraction] = defaultdict(Fraction)
+
+    def walk(node, path: tuple, weight: Fraction):
+        kids, p = tree.children(node), p_at(path)
+        if not kids:
+            for y, py in enumerate(p.weights):
+                if py:
+                    law[path + (y,)] += weight * p.prob(y)
+            return
+        verifier = Verifier(p, None, "topk")
+        for i in kids:
+            x = tree.tokens[i]
+            keep = min(Fraction(1), verifier.ratio(x))
+            if keep:
+                walk(i, path + (x,), weight * keep)
+            weight *= 1 - keep
+            if not weight:
+                return
+            verifier.reject(x)
+        rest = verifier.fallback()
+        for y in range(len(p.weights)):
+            if rest.prob(y):
+                law[path + (y,)] += weight * rest.prob(y)
+
+    walk(None, (), Fraction(1))
+    return dict(law)
