@@ -195,6 +195,7 @@ def page_settings(runtime: dict, root: str) -> dict:
         "wasmPlain": pyodide + assets.WASM_PLAIN,
         "sheetBrotli": runtime["sheet_brotli"],
         "wasmCache": WASM_CACHE,
+        "wasmKept": True,
         "stdlib": root + runtime["stdlib"],
         "lock": root + runtime["lock"],
         "lockInfo": runtime["lock_info"],

@@ -40,6 +40,10 @@ class Field:
     # compresses ahead) and the page came in over a fast link (sim-boot.js, wasmItselfPays), else
     # as null; empty: always.
     if_brotli: str = ""
+    # This field goes in the start message only where the page is controlled by the site's service
+    # worker (an earlier visit went live, registered it and had the worker keep what it keeps), else
+    # as null.
+    if_controlled: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,11 @@ FIELDS = (
     Field("wasmCache", "text", "the Cache Storage where the worker keeps the decoded `.wasm` when asked "
                                "(`{type: \"keep\"}`) and looks for it first, so that a later visit does not decode it "
                                "again (empty: neither, the course package)"),
+    Field("wasmKept", "json", "true where the page has the site's service worker, so an earlier visit most "
+                              "likely kept the decoded `.wasm` (`wasmCache`): the worker then looks for it before it "
+                              "asks for the `.xz` (asked beside the lookup, the `.xz` would be dropped, an aborted "
+                              "request, whenever the copy is there); null elsewhere: both at once, which a first visit "
+                              "gains by", if_controlled=True),
     Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
           per_lang=True),
     Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "
@@ -173,7 +182,8 @@ def attribute(name: str) -> str:
 def page_contract() -> dict:
     """What the page reads (JSON in the boot script's data-contract)."""
     return {
-        "fields": [{"name": f.name, "kind": f.kind, "message": f.message, "port": f.port, "ifBrotli": f.if_brotli}
+        "fields": [{"name": f.name, "kind": f.kind, "message": f.message, "port": f.port, "ifBrotli": f.if_brotli,
+                    "ifControlled": f.if_controlled}
                    for f in FIELDS],
         "stages": [s.name for s in STAGES],
         "marks": [name for name, _ in MARKS],

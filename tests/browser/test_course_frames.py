@@ -3,8 +3,8 @@ thresholds in sitebuild/frames.py), in a plain course page on another origin who
 height of its own (as Moodle's URL resource and the course package's launcher give it):
 
 - 700, 800 and 950 px wide: the chapter beside the bench; the chapter's heading, the machine at
-  its own size or larger and the Play row all inside the frame, the bench no taller than it, and
-  nothing wider. The host's "show this chapter" (the launcher's Next chapter) and the link at a
+  its own size or larger and the Play row all inside the frame, nothing in it scrolling but its
+  document (the bench, taller than the frame, is no scroll area of its own), and nothing wider. The host's "show this chapter" (the launcher's Next chapter) and the link at a
   chapter's end both bring the new chapter's heading into view, wherever the reader had scrolled.
 - a phone's 390 px: the chapter first, under the bar with the machine drawn small; the bar opens
   the bench over the chapter, and Escape closes it.
@@ -37,6 +37,8 @@ SEEN = """() => {
         strip: box(document.querySelector('.b-strip')), stripShown: getComputedStyle(document.querySelector('.b-strip')).display !== 'none',
         benchShown: getComputedStyle(document.getElementById('bench')).visibility === 'visible',
         sheet: document.getElementById('bench').dataset.sheet,
+        scrollers: [...document.querySelectorAll('body *')].filter((el) => /auto|scroll/.test(getComputedStyle(el).overflowY)
+            && el.scrollHeight > el.clientHeight + 1).map((el) => el.id || el.className),
     };
 }"""
 
@@ -97,7 +99,8 @@ def assert_beside(seen: dict, where: str):
     assert in_view(seen) and seen["heading"]["top"] < 150, (where, seen["heading"])  # at the top of the frame
     assert seen["text"]["right"] <= seen["bench"]["left"], (where, seen["text"], seen["bench"])  # beside
     assert seen["machine"]["width"] >= 340 and seen["machine"]["right"] <= seen["width"], (where, seen["machine"])
-    assert seen["play"]["bottom"] <= seen["height"] and seen["bench"]["bottom"] <= seen["height"], (where, seen["play"], seen["bench"])
+    assert seen["play"]["bottom"] <= seen["height"], (where, seen["play"])
+    assert seen["scrollers"] == [], (where, seen["scrollers"])  # one scroll area: the frame's document
     assert seen["scrollWidth"] <= seen["width"], (where, seen["scrollWidth"])
 
 
@@ -111,6 +114,8 @@ def test_from_700_px_the_chapter_stays_beside_a_bench_that_fits(framed, lang):
         # Read to the chapter's end, then the next chapter as the launcher asks for it: its heading
         # comes into view at the top, beside the bench.
         frame_of(page).evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        end = frame_of(page).evaluate(SEEN)
+        assert end["bench"]["bottom"] <= end["height"], (where, end["bench"])  # its one scroll reaches the bench's end
         seen = show(page, LATER)
         assert seen["chapter"] == LATER
         assert_beside(seen, f"{where}, shown by the host")

@@ -263,7 +263,10 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
 # index open and closed, 1280 x 720, 1920 x 1080 and a 390 x 844 phone (Moodle makes its player at
 # least 680 px tall, the frame 666).
 PLAYERS = {"1366x768 index open": (952, 666), "1366x768 index closed": (1200, 666), "1280x720": (867, 666),
-           "1920x1080": (1495, 799), "390x844": (367, 666)}
+           "1920x1080": (1495, 799), "800x600": (800, 600), "390x844": (367, 666)}
+# Where the chapter stands beside the bench, the embed's document is its one scroll area and the
+# bench's Play row is in the frame after each way to a chapter (issue 56, item 6).
+BESIDE = {"1366x768 index open", "1366x768 index closed", "1280x720", "1920x1080", "800x600"}
 # In the launcher: its own document, its frame, and the shown chapter's heading and the bar in the
 # embed's frame, in the launcher's coordinates.
 IN_LAUNCHER = """() => {
@@ -273,9 +276,13 @@ IN_LAUNCHER = """() => {
     const h = inner.querySelector('.embed__text section.b-shown h2').getBoundingClientRect();
     const strip = inner.querySelector('.b-strip');
     const bar = getComputedStyle(strip).display === 'none' ? 0 : strip.getBoundingClientRect().bottom;
+    const scrollers = [...inner.querySelectorAll('body *')].filter((el) => /auto|scroll/.test(getComputedStyle(el).overflowY)
+        && el.scrollHeight > el.clientHeight + 1).map((el) => el.id || el.className);
+    const bottom = (selector) => f.top + inner.querySelector(selector).getBoundingClientRect().bottom;
     return { width: innerWidth, height: innerHeight, scrolls: document.documentElement.scrollHeight > innerHeight,
              frameTop: f.top, frameBottom: f.bottom, headingTop: f.top + h.top, headingBottom: f.top + h.bottom,
-             barBottom: f.top + bar, chapter: inner.querySelector('.embed__text section.b-shown').id };
+             barBottom: f.top + bar, chapter: inner.querySelector('.embed__text section.b-shown').id,
+             scrollers, playBottom: bottom('#b .b-play'), stepBottom: bottom('#b .b-step') };
 }"""
 
 
@@ -284,7 +291,8 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
     bar leaves: the embed's own scrolling is the only scroll area); after reading a chapter to its
     end, Next chapter, the chapter list and the link at the chapter's end (in place, in the
     package) each show the new chapter with its heading in view near the frame's top (under the
-    machine's bar on a phone)."""
+    machine's bar on a phone) and, beside the bench, Play and One step in the frame, with nothing
+    in the embed scrolling but its document."""
     page = new_page(viewport={"width": 1600, "height": 1000}, reduced_motion="reduce")
     refused = fence(page, lms)
     launch(page, lms)
@@ -309,5 +317,8 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
             assert seen["chapter"] == anchor, (where, way, seen)
             assert not seen["scrolls"] and seen["frameBottom"] == seen["height"] == height, (where, way, seen)
             assert top <= seen["headingTop"] < top + 150 and seen["headingBottom"] <= seen["frameBottom"], (where, way, seen)
+            if where in BESIDE:
+                assert seen["scrollers"] == [], (where, way, seen)  # the bench scrolls with the chapter
+                assert max(seen["playBottom"], seen["stepBottom"]) <= seen["frameBottom"], (where, way, seen)
         assert cmi(page, "cmi.core.lesson_location") == "rule"  # the link's chapter, shown in place, reached the LMS
     assert refused == [] and MISSING[lms] == []

@@ -169,8 +169,9 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
     Storage (the start field wasmCache): Pyodide's .wasm byte for byte, under Pyodide's address for
     it. A later visit goes live from it. A kept copy that does not compile (here: a module of no
     functions, cut short) fails the start with the `wasm` failure naming it (so the copy is what
-    a later visit compiles), is deleted, and Retry goes live from the .xz. (The .xz a later visit
-    asks for at once, before its lookup of the copy answers, is dropped: test_runtime_files.py.)"""
+    a later visit compiles), is deleted, and Retry goes live from the .xz. A later visit, which the
+    service worker controls, looks for the copy before it asks for the .xz, and so asks for none
+    (a first visit asks at once and drops it if a copy turns up: test_runtime_files.py)."""
     server = LoopbackSite(built_site)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks
@@ -183,8 +184,12 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
         assert kept == [len(original), hashlib.sha256(original).hexdigest(), "application/wasm"], kept
         page.close()
         later = context.new_page()
+        later_asked = []
+        later.on("request", lambda request: later_asked.append(request.url))
         later.goto(url)
         later.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+        # controlled by the service worker, it looked for the copy first: no .xz asked for, to be dropped
+        assert not [u for u in later_asked if u.split("?")[0].endswith("/pyodide.asm.wasm.xz")], later_asked
         later.evaluate("""([name, url]) => caches.open(name).then((cache) =>
             cache.put(url, new Response(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1]), { headers: { "Content-Type": "application/wasm" } })))""",
                        [runtime.WASM_CACHE, address])

@@ -121,6 +121,29 @@ def test_the_whole_bench_runs_on_a_pasted_text(own_bench):
     assert page.locator(".b-own__source-value").inner_text() == strings("en")["b_own_source_book"]
 
 
+FOCUSED = "() => document.activeElement && (document.activeElement.className || document.activeElement.tagName)"
+
+
+def test_enter_on_count_and_on_back_to_the_book_keeps_the_keyboards_focus(own_bench):
+    """Enter on Count this text leaves the focus on it while it counts and after; Enter on Back to
+    the book, which then has nothing left to do, hands the focus to Count (a disabled button dropped
+    it to the page's body)."""
+    page = own_bench("en")
+    paste(page, own_text("refrain.en"))
+    page.focus(".b-own__count")
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED) == "b-own__count"  # while it counts
+    page.wait_for_function("() => window.specdecBench.getState().source.source === 'text'", timeout=60_000)
+    settle(page)
+    assert page.evaluate(FOCUSED) == "b-own__count"
+    page.focus(".b-own__book")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.specdecBench.getState().source.source === 'book'", timeout=60_000)
+    settle(page)
+    assert page.locator(".b-own__book").is_disabled()
+    assert page.evaluate(FOCUSED) == "b-own__count"
+
+
 def test_a_burst_of_changes_on_a_pasted_text_measures_only_the_state_it_ends_in(own_bench):
     """A pasted text's readouts are measured in the page as they are asked for (the build's table
     covers the book's models only), up to a second or two each: three changes queued at once ask

@@ -240,6 +240,18 @@ cases.kept = {
   askedFirst, kept: await fromKept.kept, exports: WebAssembly.Module.exports(await fromKept.module).length,
   sha256: sha256(await fromKept.bytes), unanswered,
 };
+// Looked up first (the page has the site's service worker: the start field wasmKept): with the copy
+// there the .xz is never asked for; with none, it is asked for once the lookup has answered.
+asked = null;
+const first = wasmOf("https://host/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz", "specdec-runtime", null, true);
+const foundFirst = { asked, exports: WebAssembly.Module.exports(await first.module).length, kept: await first.kept };
+foundFirst.asked = asked;
+globalThis.caches = { open: async () => ({ match: async () => undefined }) };
+const askedLate = [];
+globalThis.fetch = async (url) => { askedLate.push(url); return new Response(data.slice()); };
+const none = wasmOf("https://host/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz", "specdec-runtime", null, true);
+const askedAtOnce = askedLate.length;
+cases.lookFirst = { found: foundFirst, none: { askedAtOnce, asked: askedLate, kept: await none.kept, sha256: sha256(await none.bytes) } };
 // The .wasm itself (the page's guess that the host sends brotli: sim-boot.js), from a stub host
 // whose answer for it is each of `answers`: taken where it is brotli-encoded application/wasm (the
 // .xz never asked for), else dropped before its body is read and the .xz fetched.
@@ -278,7 +290,9 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     compiles it from 1,000-byte chunks and gives the same bytes; a stream cut short or a byte
     changed fails both the module and the bytes with the stream's error, and an HTTP error both.
     With a copy kept in Cache Storage, the .xz is asked for before the lookup of the copy answers
-    and dropped once it does (not reported as a request left unanswered), and the copy is compiled.
+    and dropped once it does (not reported as a request left unanswered), and the copy is compiled;
+    where the page says a copy is most likely kept (wasmKept), the lookup comes first and the .xz is
+    asked for only when it finds none.
     The site also serves the .wasm itself, which wasmOf, given its address, asks for first and takes
     only if the host sends it brotli-encoded as application/wasm; else it drops it and reads the .xz.
     (The failure the page shows names the file: tests/browser/test_bench_failures.py.)"""
@@ -307,6 +321,10 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     assert read["missing"] == {"module": "HTTP 404", "bytes": "HTTP 404"}, read
     assert read["kept"] == {"askedFirst": "https://host/pyodide.asm.wasm.xz", "kept": True, "exports": read["exports"],
                             "sha256": hashlib.sha256(original).hexdigest(), "unanswered": []}, read["kept"]
+    assert read["lookFirst"] == {  # a page the service worker controls: no .xz asked for to be dropped
+        "found": {"asked": None, "exports": read["exports"], "kept": True},
+        "none": {"askedAtOnce": 0, "asked": ["https://host/pyodide.asm.wasm.xz"], "kept": False,
+                 "sha256": hashlib.sha256(original).hexdigest()}}, read["lookFirst"]
     # The .wasm itself: taken only as brotli-encoded application/wasm; any other answer is dropped
     # before its body is read, and the .xz gives the same module and bytes.
     plain, xz = "https://host/py/pyodide.asm.wasm", "https://host/pyodide.asm.wasm.xz"

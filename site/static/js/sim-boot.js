@@ -80,13 +80,16 @@ self.specdecSimBoot = (() => {
 
   // The start message: the fields the contract marks for it, addresses made absolute (the worker
   // resolves a relative one against its own), and the names the worker may post. A field the
-  // contract gives only where the .wasm itself pays (ifBrotli: that .wasm) goes as null elsewhere.
+  // contract gives only where the .wasm itself pays (ifBrotli: that .wasm) goes as null elsewhere,
+  // and one it gives only to a page the site's service worker controls (ifControlled) too.
   function startMessage(start) {
     const message = { type: "start", contract: { stages: contract.stages, marks: contract.marks, failures: contract.failures, via: contract.via } };
-    for (const { name, kind, message: carried, ifBrotli } of contract.fields) {
+    const controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+    for (const { name, kind, message: carried, ifBrotli, ifControlled } of contract.fields) {
       if (!carried) continue;
       let value = start[name] ?? null;
       if (value && ifBrotli && !wasmItselfPays(start[ifBrotli])) value = null;
+      if (value && ifControlled && !controlled) value = null;
       message[name] = kind === "url" && value ? new URL(value, document.baseURI).href : value;
     }
     return message;

@@ -228,7 +228,7 @@ async function start(message) {
   meter.plan(fromSnapshot ? [...runtimeFiles, "snapshot"] : wheelFiles);
   // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
   // Then the snapshot, downloaded and decoded by the page's decoding worker (decodeSnapshot).
-  const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache, message.wasmPlain);
+  const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache, message.wasmPlain, message.wasmKept === true);
   const snapshotBytes = fromSnapshot
     ? decodeSnapshot(message.snapshot, meter, wasm.bytes, message.decoder ? portTo("decoder") : null,
       message.snapshotSize)

@@ -1,5 +1,6 @@
 // The chapters' "Try it" buttons. Each runs its chapter's actions on the bench through the
-// bench's public API (bench/api.js), then fills in its answer from the bench's view.
+// bench's public API (bench/api.js), then, once the bench shows their end (a pass animating
+// drawn to its end), fills in its answer from the bench's view.
 // Everything was declared and checked by the build (sitebuild/tryit/): the state to start from
 // (a link), the actions, and, for each value the answer reports, where it is in the view and
 // how it is formatted. This script only follows those paths and formats in the page's language.
@@ -136,6 +137,7 @@ async function perform(api, data) {
   }
   await flush();
   await api.dispatch(quiet({ type: "focus", part: data.show, reveal: true }));
+  await api.shown(); // the answer describes what the bench shows: its pass drawn to the end
   return { final: api.getState().view, snapshots };
 }
 

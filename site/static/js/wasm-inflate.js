@@ -94,11 +94,15 @@ async function fetchWasm(source, plain, signal) {
 // for at once, beside the lookup of a kept copy, and dropped when one is found: asked for after
 // the lookup, it left up to 0.1 s later on a first visit (Cache Storage's first use in a profile
 // took 5-60 ms), and a start on localhost waited for it (three traced first visits each: live in
-// 1.07-1.09 s asked beside, 1.11-1.15 s asked after).
-export function wasmOf(url, source, cacheName = null, plain = null) {
+// 1.07-1.09 s asked beside, 1.11-1.15 s asked after). lookFirst: a copy is most likely kept (the
+// page has the site's service worker: the start field wasmKept), so the .xz is asked for only
+// once the lookup found none: a request started to be dropped shows as an aborted one in the
+// browser's tools (twice: the worker's and the service worker's), at every visit after the first.
+export function wasmOf(url, source, cacheName = null, plain = null, lookFirst = false) {
   const kept = keptWasm(cacheName, url);
   const drop = new AbortController();
-  const fetched = fetchWasm(source, plain, drop.signal);
+  const ask = () => fetchWasm(source, plain, drop.signal);
+  const fetched = lookFirst && cacheName ? kept.then((response) => (response ? null : ask())) : ask();
   fetched.catch(() => {}); // awaited below, or dropped
   const chosen = kept.then((response) => {
     if (!response) return fetched.then((got) => (got.response ? fromResponse(got.response) : fromXz(got.stream)));
@@ -110,7 +114,7 @@ export function wasmOf(url, source, cacheName = null, plain = null) {
   module.catch(() => {}); // each is awaited where it is used
   bytes.catch(() => {});
   const wasm = { url, source, module, bytes, kept: kept.then(Boolean) };
-  fetched.then((got) => { if (got.response) wasm.source = plain; }, () => {}); // the file a failure names
+  fetched.then((got) => { if (got && got.response) wasm.source = plain; }, () => {}); // the file a failure names
   return wasm;
 }
 

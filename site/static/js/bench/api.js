@@ -4,6 +4,7 @@
 // openBench(options) starts it (bench.js) and publishes its API: whenBench() resolves with it,
 // bench() is it or null. Its calls (docs/bench-protocol.md):
 //   dispatch(action), run([actions]), idle(), getState()   the store's (store.js)
+//   shown()               resolves once the queue is idle and its state is on view (no pass animating)
 //   subscribe(listener)   told (change, state) of every change once the views drew it
 //   mode()                static, live or failed (a change is told as {kind: "mode", mode})
 //   chapter({id, part})   the chapter in view: its part in focus, the skip link back to it

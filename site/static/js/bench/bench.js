@@ -75,6 +75,12 @@ function benchAPI({ store, sim, announcer, parts, live, frame, spec }) {
     dispatch: (action) => store.dispatch(action),
     run: (actions) => store.run(actions),
     idle: () => store.idle(),
+    // The queue idle and its state on view: the pass animating drawn to its end (or skipped, or
+    // cut short, by a newer state). A Try-it's answer waits for it, so it describes what is shown.
+    shown: async () => {
+      await store.idle();
+      await store.pace();
+    },
     getState: () => store.getState(),
     subscribe: (listener) => store.subscribe(listener), // after the views: told once they drew the change
     mode: () => live.mode, // static, live or failed (each change is told to subscribers as {kind: "mode"})

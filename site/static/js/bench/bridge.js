@@ -115,7 +115,7 @@ export class BridgeView {
     const later = (draw) => drawnWhenShown(this.panel, draw);
     const v = change.view || state.view;
     if (change.kind === "pass" && change.animated) return later(() => this.draw(v, true)); // its meters wait for the machine
-    else if (change.kind === "drawn" && !change.animated) return later(() => this.draw(v));
+    else if (change.kind === "drawn" && !change.animated && !change.skipped) return later(() => this.draw(v)); // skipped: the next pass animates
     else if (panelOpened(change, state)) return this.draw(v); // a hidden panel cannot measure its words
   }
 }

@@ -26,9 +26,10 @@ export class MachineView {
     return this.svg.querySelector(selector);
   }
 
-  // At rest: a state drawn at once (a pass the player animated is drawn by animatePass: pass.js).
+  // At rest: a state drawn at once (a pass the player animated is drawn by animatePass, and one
+  // it skipped is not drawn: the newer pass animates already; pass.js).
   onChange(change) {
-    if (change.kind === "drawn" && !change.animated) this.draw(change.view.drawing.machine);
+    if (change.kind === "drawn" && !change.animated && !change.skipped) this.draw(change.view.drawing.machine);
   }
 
   // Everything at rest, as the sim drew it.

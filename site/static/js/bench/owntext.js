@@ -36,6 +36,14 @@ function characters(value) {
   return n;
 }
 
+// A button that cannot be used now is disabled, except the one holding the keyboard's focus (the
+// one just pressed, while its change runs): it says so (aria-disabled) and keeps the focus, which a
+// disabled button drops to the page's body.
+function usable(button, yes) {
+  button.disabled = !yes && document.activeElement !== button;
+  button.setAttribute("aria-disabled", String(!yes));
+}
+
 export class OwnTextView {
   constructor(root, spec, store, announcer) {
     this.root = root;
@@ -98,8 +106,11 @@ export class OwnTextView {
 
   enable(live) {
     this.live = live;
-    this.countButton.disabled = !live || this.counting;
-    this.bookButton.disabled = !live || this.counting || this.store.getState().source.source === "book";
+    const book = this.store.getState().source.source === "book";
+    usable(this.countButton, live && !this.counting);
+    // With the book back there is nothing to go back to: the keyboard's focus goes on to Count.
+    if (book && live && !this.counting && document.activeElement === this.bookButton) this.countButton.focus();
+    usable(this.bookButton, live && !this.counting && !book);
   }
 
   drawCount() {
@@ -146,6 +157,7 @@ export class OwnTextView {
   }
 
   async count() {
+    if (this.counting || !this.live) return; // pressed again while it runs (aria-disabled)
     let reply;
     try {
       reply = await this.change({ type: "use_text", text: this.box.value });
@@ -168,6 +180,7 @@ export class OwnTextView {
   }
 
   async useBook() {
+    if (this.counting || !this.live || this.store.getState().source.source === "book") return;
     try {
       await this.change({ type: "use_book" });
     } catch (error) {

@@ -1,6 +1,7 @@
 // The written tape beside the machine (templates/_tape.html): every token written so far, marked
 // by kind, with the last pass's refused candidates struck out, and the note that the drawing
-// stands for several passes. Drawn when the pass player (pass.js) says a state is drawn.
+// stands for several passes. Drawn when the pass player (pass.js) says a state is drawn; while a
+// pass animates, the tape shows the state without that pass (the machine is writing it).
 import { el } from "./dom.js";
 import { format, text } from "./text.js";
 
@@ -13,6 +14,13 @@ const KIND_NAMES = {
 // Beside the text frames.css lays the tape from its end with flex order: a token's place is
 // -8 x its index, and its refused candidates (fewer than 8: `before` 1, 2, ...) stand just before it.
 const place = (li, index, before = 0) => li.style.setProperty("--order", String(-8 * index + before));
+
+// The tape as it was before its last pass (of `written` tokens): what stands written while the
+// machine animates that pass. Its window keeps its start (`hidden`): the tokens before it are as many.
+function withoutLastPass(tape, written) {
+  return { ...tape, tokens: tape.tokens.slice(0, tape.tokens.length - written), written: tape.written - written,
+           passes: tape.passes - 1 };
+}
 
 export class TapeView {
   constructor(root) {
@@ -121,8 +129,10 @@ export class TapeView {
   }
 
   onChange(change) {
-    if (change.kind === "pass") this.drawBurst(change.burst);
-    else if (change.kind === "drawn") {
+    if (change.kind === "pass") {
+      this.drawBurst(change.burst);
+      if (change.animated) this.draw(withoutLastPass(change.view.tape, change.view.pass.n_written));
+    } else if (change.kind === "drawn") {
       const v = change.view;
       this.draw(v.tape, change.written, v.pass, v.state.settings.candidates);
     }
