@@ -13,7 +13,8 @@ to esbuild (npm, pinned in package.json; sitebuild/esbuild.mjs runs it) in four 
   before the sim worker can ask for the runtime. The snapshot's decoder is also published alone
   (snapshot-inflate.js), for the tests that drive it on a page's thread and in Node. xz-decompress
   stays the vendored file it is (assets.VENDORED_JS), imported when the .wasm or a snapshot is decoded.
-- the classic scripts (CLASSIC_ENTRIES: the worker's start, the embed's theme): one IIFE each.
+- the classic scripts (CLASSIC_ENTRIES: the worker's start, whether the link's state is the first
+  picture's, the embed's theme): one IIFE each.
 - the style sheets: one per kind of page, from its sources in cascade order (sitebuild/stylesheets.py).
 
 Everything is minified, with its source map beside it (the sources included, so the browser's
@@ -39,7 +40,7 @@ ESBUILD_PACKAGE = REPO / "node_modules" / "esbuild"
 JS = "js"  # under site/static/ and the site's /static/
 PAGE_ENTRIES = ("page.js", "embed.js", "progress.js", "bench/debug.js")  # progress.js: the course launcher's
 WORKER_ENTRIES = ("sim-worker.js", "snapshot-inflate-worker.js", "snapshot-inflate.js")
-CLASSIC_ENTRIES = ("sim-boot.js", "theme.js")
+CLASSIC_ENTRIES = ("sim-boot.js", "link-state.js", "theme.js")
 # Imported by its plain name and copied as it is from npm, with its license (assets.VENDORED_JS).
 EXTERNAL = ("./vendor/xz-decompress.js",)
 # Unbundled, what the head preloads: the page's sim client, so that it takes over the worker that

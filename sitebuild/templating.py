@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import re
+
 import jinja2
 from jinja2.utils import missing
+from markupsafe import Markup, escape
 
+from . import numbers
 from .errors import UnknownName
+from .mathml import to_mathml
 
 
 class ReportingUndefined(jinja2.StrictUndefined):
@@ -40,10 +45,24 @@ def content_template(text: str) -> jinja2.Template:
 
 
 def page_environment(loader: jinja2.BaseLoader) -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=loader,
         undefined=ReportingUndefined,
         autoescape=jinja2.select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # The bench's numbers, written by the page's own rule (sitebuild/numbers.py).
+    env.globals.update(numbers.TEMPLATE_GLOBALS)
+    env.filters["math"] = with_math
+    return env
+
+
+_INLINE_MATH = re.compile(r"\$([^$]+)\$")
+
+
+def with_math(text: str) -> Markup:
+    """An interface string with formulas in it ($…$, as the chapters write them), its formulas as
+    the chapters' MathML and the rest escaped."""
+    parts = _INLINE_MATH.split(text)
+    return Markup("").join(Markup('<span class="math inline">%s</span>' % to_mathml(part, "inline")) if i % 2 else escape(part) for i, part in enumerate(parts))

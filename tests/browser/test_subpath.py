@@ -33,7 +33,8 @@ def test_the_bench_runs_under_a_sub_path(page, sub_url):
     response = page.goto(f"{sub_url}en/specdec/")
     assert response.status == 200
     assert "frame-ancestors 'self'" in response.headers["content-security-policy"]
-    page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS)
+    # attached: beside the text the status is said over the machine and goes once ready
+    page.wait_for_selector("#b .b-status[data-state=ready]", timeout=PYODIDE_TIMEOUT_MS, state="attached")
     page.locator("#b button.b-step").click()
     page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
     assert not outside(page, sub_url), outside(page, sub_url)

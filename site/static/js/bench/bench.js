@@ -14,6 +14,7 @@ import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
 import { PartsView } from "./parts.js";
 import { PassPlayer } from "./pass.js";
+import { PendingView } from "./pending.js";
 import { RaceView } from "./race.js";
 import { ReadoutsView } from "./readouts.js";
 import { LinkMessagesView, StatusView } from "./status.js";
@@ -53,16 +54,19 @@ export function startBench(options = {}) {
   // said before the race's and the own text's words. The bench's
   // parameters, and the legacy ones its link replaces (an old link's greedy=1 goes), are the
   // address bar's.
+  const controls = new ControlsView(root, spec, store);
   const views = [
-    new TabsView(root, store), parts, new ControlsView(root, spec, store), new LinkMessagesView(root, announcer),
+    new TabsView(root, store), parts, controls, new LinkMessagesView(root, announcer),
     new PassPlayer(store, machine, bridge), machine, bridge, new TapeView(root), new ExactView(root),
     new TubesView(root), new ReadoutsView(root), new CurveView(root), new StripView(document.querySelector(".b-strip"), root),
     status, new AddressView([...spec.parameters.map((p) => p.name), ...spec.legacy_parameters]),
     announcer, new RaceView(root, spec, store, announcer), new OwnTextView(root, spec, store, announcer), frame,
+    new PendingView(root), // last: the figures stop being pending once every view drew the link's state
   ];
   for (const v of views) store.subscribe((change, state) => v.onChange(change, state));
   for (const v of views) if (v.wire) v.wire();
   const live = new LiveSwitch({ root, store, sim, status, announcer });
+  controls.readLink(live.query); // the link's settings before the sim has read it
   live.start(options);
   return { api: benchAPI({ store, sim, announcer, parts, live, frame, spec }), listen: () => live.listen() };
 }

@@ -1,6 +1,7 @@
 // The bench's controls: native form elements (keyboard-ready). Each one dispatches an action;
 // each one is drawn back from the state after every action, or from the value still waiting in
 // the queue, so a control never shows a value the bench does not hold or is not about to.
+import { linkPending } from "./pending.js";
 import { text } from "./text.js";
 
 export class ControlsView {
@@ -9,6 +10,7 @@ export class ControlsView {
     this.store = store;
     this.form = root.querySelector("form.b-controls");
     this.parameters = Object.fromEntries(spec.parameters.map((p) => [p.name, p]));
+    this.legacy = spec.legacy_parameters;
     this.inputs = [...this.form.querySelectorAll("[data-setting]")];
     this.values = [...root.querySelectorAll("[data-value-of]")];
     this.warnings = [...root.querySelectorAll(".b-rule-warning")];
@@ -81,7 +83,43 @@ export class ControlsView {
     });
   }
 
+  // Before Python has read a link that carries another state than the first picture's: each
+  // control shows the link's value where the control itself takes it as written (an option of its
+  // select or a radio of its own, a whole number within its slider's bounds: the build wrote them
+  // from the sim's table), the first value of a parameter given twice, as the sim reads it. A
+  // value no control takes so (another spelling, an old parameter) leaves the settings pending
+  // (bench.css) until the sim has read the link. query: the link's [name, value] pairs.
+  readLink(query) {
+    if (!linkPending()) return;
+    const inputs = [...this.inputs, ...this.root.querySelectorAll("select[data-race-setting]")];
+    const controlled = new Set(inputs.map((i) => i.dataset.setting || i.dataset.raceSetting));
+    const values = {};
+    let unread = false;
+    for (const [name, raw] of query) {
+      if (name in values) continue;
+      const p = this.parameters[name];
+      if (!(p && controlled.has(name))) {
+        if (!p && !this.legacy.includes(name)) continue; // not the bench's: the page's own, or ignored
+        if (!p) unread = true; // an old parameter (greedy): the sim says what it sets
+        continue;
+      }
+      values[name] = raw;
+      const takes = inputs.filter((i) => (i.dataset.setting || i.dataset.raceSetting) === name).some((i) => takesAsWritten(i, raw));
+      if (!takes) unread = true;
+    }
+    this.root.dataset.linkSettings = unread ? "unread" : "read";
+    if (unread) return;
+    for (const input of inputs) {
+      const name = input.dataset.setting || input.dataset.raceSetting;
+      if (!(name in values)) continue;
+      if (input.type === "radio") input.checked = input.value === values[name];
+      else input.value = values[name];
+      this.echo(name, values[name]);
+    }
+  }
+
   onChange(change, state) {
+    if (change.kind === "act" && change.action.type === "load") delete this.root.dataset.linkSettings; // the sim has read it
     if (change.kind === "act") this.draw(state);
     else if (change.kind === "ui") this.setPlaying(state.ui.playing);
     else if (change.kind === "mode") this.enable(change.mode === "live");
@@ -119,4 +157,16 @@ export class ControlsView {
     this.buttons.play.setAttribute("aria-pressed", on ? "true" : "false");
     this.buttons.play.textContent = on ? text("b_pause") : text("b_play");
   }
+}
+
+// Whether a control takes a link's value exactly as written: one of its options or radios, or a
+// whole number, written plainly, within its slider's bounds.
+function takesAsWritten(input, raw) {
+  if (input.type === "radio") return input.value === raw;
+  if (input.type === "range") {
+    const n = Number(raw);
+    return /^[0-9]+$/.test(raw) && String(n) === raw && n >= Number(input.min) && n <= Number(input.max);
+  }
+  if (input.tagName === "SELECT") return [...input.options].some((o) => o.value === raw);
+  return false;
 }
