@@ -68,7 +68,9 @@ CURVE = {"width": 340, "height": 120, "x0": 50, "dx": 38, "base": 100, "plot_hei
          "headroom": 1.15, "min_top": 1.2, "axis_x": 34}
 
 # --- the exactness view (viewBox 340 x rows * 20 + 8) --------------------------------------------------
-EXACT = {"width": 340, "row_height": 20, "bar_x": 70, "bar_width": 175, "value_x": 250}
+# Each row's values ("p 0.261 · q 0.031", about 104 units at 12) end at value_x (anchored at their
+# end), so they keep inside the drawing whatever the font; the bars end 14 units before they start.
+EXACT = {"width": 340, "row_height": 20, "bar_x": 70, "bar_width": 150, "value_x": 338}
 
 # --- the test tubes (viewBox 340 x 166) ----------------------------------------------------------------
 TUBES = {"width": 340, "height": 166, "x0": {"target": 8, "spec": 176}, "glass_width": 156,

@@ -17,7 +17,7 @@ import html
 import re
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS, KeptPages, open_bench, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, own_live_pages, settle
 from helpers.course_host import course_page, course_site
 from playwright.sync_api import expect
 
@@ -36,12 +36,7 @@ def course():
 def dialog_pages(shared_contexts, site_url):
     """Pages of this module's own (not the session's LivePages): the dialog starts from the chapter
     in view, and a page keeps the last chapter it showed (page.js), even scrolled back above it."""
-    def open_page(lang):
-        page = shared_contexts.page(reduced_motion="reduce")
-        open_bench(page, f"{site_url}{lang}/specdec/")
-        return page
-
-    pages = KeptPages(open_page)
+    pages = own_live_pages(shared_contexts, site_url)
     yield pages
     pages.close()
 

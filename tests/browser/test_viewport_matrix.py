@@ -213,9 +213,12 @@ def test_focus_mode_fills_the_window_and_escape_returns_to_the_same_place(matrix
     assert not page.locator(".layout .article").evaluate("a => a.inert")
 
 
-def test_on_a_short_window_the_settings_open_over_the_panel_and_fold_back(matrix_pages):
+@pytest.mark.parametrize("height", [657, 768])
+def test_on_a_short_window_the_settings_open_over_the_machine_and_fold_back(matrix_pages, height):
+    """Open, the settings cover the machine and the tape, never the open panel (the readouts they
+    change stay in view while γ moves) nor their own button."""
     page = matrix_pages("en:desk")
-    page.set_viewport_size({"width": 1366, "height": 657})
+    page.set_viewport_size({"width": 1366, "height": height})
     page.emulate_media(color_scheme="dark")
     to_chapter(page, "onebyone")
     gamma = page.locator("#b input[name=gamma]")
@@ -224,11 +227,13 @@ def test_on_a_short_window_the_settings_open_over_the_panel_and_fold_back(matrix
     toggle.click()
     assert toggle.get_attribute("aria-expanded") == "true"
     box = page.locator("#b .b-settings").bounding_box()
-    assert gamma.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= 657, box
-    machine = page.locator("#b svg.b-machine").bounding_box()
-    assert box["y"] >= machine["y"] + machine["height"]  # over the panel, never over the machine
-    button = toggle.bounding_box()  # nor over their own button, where the Play row wraps under it
-    assert box["y"] >= button["y"] + button["height"], (box, button)
+    assert gamma.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    button = toggle.bounding_box()
+    assert box["y"] + box["height"] <= button["y"], (box, button)  # above their button
+    panel = page.locator("#b .b-tabpanel:not([hidden])").bounding_box()
+    assert box["y"] + box["height"] <= panel["y"], (box, panel)  # the open panel in view
+    alpha = page.locator("#b .b-readouts dd").first.bounding_box()
+    assert alpha["y"] + alpha["height"] <= height, alpha
     gamma.focus()
     page.keyboard.press("Escape")
     assert gamma.is_hidden() and page.evaluate("() => document.activeElement.classList.contains('b-settings-toggle')")

@@ -64,6 +64,18 @@ class KeptPages:
             page.close()
 
 
+def own_live_pages(shared_contexts, site_url: str) -> KeptPages:
+    """Live full pages of a module's own, one per language (reduced motion), each opened on its
+    first use: for a module that leaves its page in a state the session's shared pages
+    (conftest.LivePages) must not inherit, or that needs one no other module has touched."""
+    def open_page(lang):
+        page = shared_contexts.page(reduced_motion="reduce")
+        open_bench(page, f"{site_url}{lang}/specdec/")
+        return page
+
+    return KeptPages(open_page)
+
+
 # What a page shared by the tests of earlier modules may still hold besides the bench's state,
 # put back as a fresh visit has it: an open dialog and its choices, focus mode, the phone's sheet,
 # a target of the address's fragment, a reader's own text and its models, a speed other than

@@ -2,7 +2,6 @@
 // each one is drawn back from the state after every action, or from the value still waiting in
 // the queue, so a control never shows a value the bench does not hold or is not about to.
 import { linkPending } from "./pending.js";
-import { text } from "./text.js";
 
 export class ControlsView {
   constructor(root, spec, store) {
@@ -57,16 +56,18 @@ export class ControlsView {
   }
 
   // Beside the text in a short window, the settings fold behind one button and open over the
-  // panel below (frames.css); Escape folds them again and gives focus back to the button.
+  // machine and the tape, above their button (frames.css), so that the open panel (the readouts
+  // they change) stays in view; Escape folds them again and gives focus back to the button.
   wireSettings() {
     const toggle = this.form.querySelector(".b-settings-toggle");
     if (!toggle) return;
-    // Open, they start below the button as well as below the machine: where the Play row wraps
-    // to two lines the button ends lower than the machine, and the panel must not cover it.
+    // Open, they end just above their button, wherever the Play row put it, and never start
+    // above the bench's top (past that they scroll within themselves).
     const place = () => {
-      const bench = this.form.closest(".b");
-      const below = toggle.getBoundingClientRect().bottom - bench.getBoundingClientRect().top;
-      this.form.style.setProperty("--settings-below", `${Math.ceil(below)}px`);
+      const bench = this.form.closest(".b").getBoundingClientRect();
+      const button = toggle.getBoundingClientRect();
+      this.form.style.setProperty("--settings-bottom", `${Math.ceil(bench.bottom - button.top)}px`);
+      this.form.style.setProperty("--settings-room", `${Math.floor(button.top - bench.top)}px`);
     };
     const setOpen = (open) => {
       this.form.dataset.settings = open ? "open" : "closed";
@@ -155,7 +156,6 @@ export class ControlsView {
 
   setPlaying(on) {
     this.buttons.play.setAttribute("aria-pressed", on ? "true" : "false");
-    this.buttons.play.textContent = on ? text("b_pause") : text("b_play");
   }
 }
 

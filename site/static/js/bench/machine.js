@@ -20,6 +20,10 @@ export class MachineView {
     this.pencil = this.svg.querySelector(".b-pencil");
     this.typer = this.svg.querySelector(".b-typer");
     this.millTurns = 0;
+    // The slots' words are fitted to the drawing's size on screen: fitted again when it changes
+    // (focus mode, a resized window).
+    this.words = []; // each slot's word as last set (setSlot)
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => fitTexts(this.words.filter(Boolean))).observe(this.svg);
   }
 
   one(selector) {
@@ -85,6 +89,7 @@ export class MachineView {
     g.setAttribute("class", `b-slot b-slot--${slot.kind}`);
     g.querySelector(".b-slot-mark").textContent = slot.mark;
     const word = { el: g.querySelector(".b-slot-text"), shown: slot.short, whole: slot.text, width: this.layout.tape.slot_width - 3 };
+    this.words[i] = word;
     if (!fit) return word;
     fitTexts([word]);
     return null;
@@ -165,25 +170,53 @@ export class MachineView {
   }
 }
 
-// A word drawn in a fixed width: if the font makes it wider than the sim's cut, it loses more
-// letters (never squeezed); a cut word carries the whole one as its tooltip (the tables list it).
+// A word drawn in a fixed width: whole where it fits; where it does not, drawn smaller, down to
+// 12 px on screen (a drawing shown larger than its own size has room for the word at 12 px that
+// its 12-unit lettering lacks); only a word that does not fit even then loses letters (never
+// squeezed), and carries the whole one as its tooltip (the tables list it). Measured, not guessed
+// from its length: the sim's cut (`shown`) is kept only where the drawing is not rendered.
 export function fitText(el, shown, whole, width) {
   fitTexts([{ el, shown, whole, width }]);
+}
+
+const FLOOR_PX = 12; // the lettering's floor on screen (bench.css)
+
+// The drawing's scale on screen: its box against its viewBox (letterboxing included).
+function scaleOf(svg) {
+  const box = svg.viewBox.baseVal;
+  const r = svg.getBoundingClientRect();
+  return box && box.width && box.height ? Math.min(r.width / box.width, r.height / box.height) : 1;
 }
 
 // Several words fitted at once: every text is written before any is measured, so the page is
 // laid out once for all of them rather than once per word.
 export function fitTexts(words) {
-  for (const w of words) w.el.textContent = w.shown;
   for (const w of words) {
-    let shown = w.shown;
+    w.el.style.removeProperty("font-size");
+    w.el.textContent = w.whole;
+    w.el.dataset.fitWidth = String(w.width);
+  }
+  const scales = new Map();
+  for (const w of words) {
+    let shown = w.whole;
     try {
-      while (shown.length > 1 && w.el.getComputedTextLength() > w.width) {
-        shown = shown.replace(/…$/, "").slice(0, -1) + "…";
-        w.el.textContent = shown;
+      const length = w.el.getComputedTextLength();
+      if (!length && w.whole) throw new Error("not rendered");
+      if (length > w.width) {
+        const svg = w.el.ownerSVGElement;
+        if (!scales.has(svg)) scales.set(svg, scaleOf(svg));
+        const size = parseFloat(getComputedStyle(w.el).fontSize);
+        const floor = Math.min(size, (FLOOR_PX + 0.01) / scales.get(svg));
+        const fitted = Math.max(floor, (0.995 * size * w.width) / length); // a hair under: the length is not linear to the last bit
+        if (fitted < size) w.el.style.fontSize = `${fitted.toFixed(3)}px`;
+        while (shown.length > 1 && w.el.getComputedTextLength() > w.width) {
+          shown = shown.replace(/…$/, "").slice(0, -1) + "…";
+          w.el.textContent = shown;
+        }
       }
     } catch {
-      // not rendered (display: none): keep the sim's cut
+      shown = w.shown; // not rendered (display: none): the sim's cut
+      w.el.textContent = shown;
     }
     if (shown !== w.whole) {
       const title = document.createElementNS("http://www.w3.org/2000/svg", "title");

@@ -13,6 +13,16 @@ export class StripView {
     this.readout = strip && strip.querySelector(".b-strip__readout");
     this.part = strip && strip.querySelector(".b-strip__part");
     this.idle = this.part && this.part.textContent;
+    // The bar's tape is as tall as the bar leaves it: a chip its edge would cut goes whole (still
+    // read by a screen reader); the sheet's tape shows them all.
+    if (this.tape && typeof ResizeObserver === "function") new ResizeObserver(() => this.clip()).observe(this.tape);
+  }
+
+  clip() {
+    const bottom = this.tape.getBoundingClientRect().bottom;
+    const chips = [...this.tape.children];
+    const cut = chips.map((chip) => chip.getBoundingClientRect().bottom > bottom + 0.5); // every read before any write
+    chips.forEach((chip, i) => chip.classList.toggle("b-chip--cut", cut[i]));
   }
 
   onChange(change, state) {
@@ -31,9 +41,10 @@ export class StripView {
     if (!this.tape) return;
     this.tape.replaceChildren(...view.drawing.machine.slots.filter((s) => s.kind !== "empty").map((s) => {
       const chip = el("li", `b-chip b-chip--${s.kind}`);
-      chip.append(el("span", "b-chip__text", s.short), el("span", "b-chip__mark", s.mark));
+      chip.append(el("span", "b-chip__text", s.text), el("span", "b-chip__mark", s.mark)); // whole: a chip grows with its word
       return chip;
     }));
+    this.clip();
     if (view.readouts) this.readout.textContent = text("b_strip_readout", { tpp: format.num(view.readouts.tokens_per_pass_counted, 2) });
   }
 }
