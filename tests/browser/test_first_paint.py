@@ -16,8 +16,11 @@ from helpers.benchpage import DEBUG_MODULE, LIVE, PYODIDE_TIMEOUT_MS, settle, wi
 pytestmark = [pytest.mark.browser, pytest.mark.long(12)]
 
 LINK = "?temperature=0&steps=3"
-# The places of what must not move: each tab, each row of the readouts, the machine, the tape.
-PLACES = """() => [...document.querySelectorAll('#b .b-tab, #b .b-readouts > div, #b .b-machine-panel, #b .b-tape-box, #b .b-controls')]
+# The places of what must not move: each tab, each row of the readouts, the machine, the column
+# beside it and the tape's heading, the controls. Inside that column the tape gives up its room to
+# the notes of the link's state that only Python knows (the greedy note, "3 passes ran at once"),
+# so the tape's own height is not among them; the column's box is.
+PLACES = """() => [...document.querySelectorAll('#b .b-tab, #b .b-readouts > div, #b .b-machine-panel, #b .b-rail, #b #b-tape-title, #b .b-controls')]
     .map((e) => { const r = e.getBoundingClientRect(); return [e.className, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; })"""
 # The first picture's figures a reader could read: each one's words, and whether it is shown.
 FIGURES = """() => [...document.querySelectorAll('#b :is(.b-alpha, .b-tpp-counted, .b-tpp-formula, .b-mal, .b-dar, .b-dar-formula, .b-speedup, .b-best-gamma, .b-tps-weights, .b-ar-value, .b-seed-value, .b-tape-count, .b-tape > li, .b-slot-text)')]
