@@ -151,9 +151,12 @@ def _numerical(r: _Reader, q: dict, bench: answers.Bench) -> dict:
     tolerance = q.get("tolerance")
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance > 0:
         r.fail("the question needs a tolerance above 0", "tolerance = 0.01: the absolute error a course accepts", key="tolerance")
-    if tolerance < 0.5 * 10 ** -decimals:  # an answer rounded as shown must be accepted
-        r.fail(f"tolerance {tolerance} is finer than the answer's {decimals} decimals", "widen it, or show more decimals",
-               key="tolerance")
+    # The course stores the answer as shown (rounded to `decimals`): a reply the student rounds
+    # otherwise may be a unit of the last decimal away, unless the answer has no more decimals.
+    finest = 0.5 * 10 ** -decimals if round(value, decimals) == value else 10 ** -decimals
+    if tolerance < finest * (1 - 1e-9):
+        r.fail(f"tolerance {tolerance} is finer than the answer {value:.{decimals + 3}f} shown with {decimals} decimals "
+               f"allows", f"make it at least {finest:g}, or show more decimals", key="tolerance")
     return {"answer": value, "decimals": decimals, "tolerance": float(tolerance), "given": given, "computation": name}
 
 

@@ -54,16 +54,15 @@ def _common(q: Question, lang: str, body: str) -> list:
             element("hidden", text="0"), element("idnumber", text=f"specdec-{lang}-{q.name}")]
 
 
-def answer_text(value: float) -> str:
-    """The answer as Moodle stores it: the computed value to ten significant digits, so that a
-    reply rounded as the feedback shows it is within the tolerance (bank.py holds the tolerance to
-    at least half a unit of the shown decimals)."""
-    return f"{value:.10g}"
+def answer_text(q: Question) -> str:
+    """The answer as Moodle stores and shows it ("The correct answer is: …"): rounded as the
+    feedback shows it; bank.py holds the tolerance to what that rounding needs."""
+    return f"{q.answer:.{q.decimals}f}"
 
 
 def _numerical(q: Question, lang: str, body: str):
     answer = element("answer", {"fraction": "100", "format": "moodle_auto_format"},
-                     element("text", text=answer_text(q.answer)),
+                     element("text", text=answer_text(q)),
                      element("tolerance", text=repr(q.tolerance)),
                      _text("feedback", ""))
     return element("question", {"type": "numerical"}, *_common(q, lang, body), answer,
