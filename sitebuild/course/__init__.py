@@ -44,7 +44,7 @@ def courses(products) -> list[Course]:
 def question_banks(site_folder: Path, courses: list[Course], languages: dict) -> list[bank.Bank]:
     """Each language's bank, every answer computed and claim checked, the languages alike
     (BuildError at the question's file and line otherwise)."""
-    banks = [bank.read(site_folder / c.lang / bank.FILE, [a for a, _, _ in c.chapters], answers.Bench(languages[c.lang]),
+    banks = [bank.read(site_folder / c.lang / bank.FILE, [a for a, _, _ in c.chapters], answers.BenchReadouts(languages[c.lang]),
                        c.lang) for c in courses]
     bank.check_parity(banks)
     return banks

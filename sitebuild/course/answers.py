@@ -34,7 +34,7 @@ MAX_GAMMA = bench_settings.MAX_GAMMA
 FAR = 10_000  # a gamma far past any the bench offers: where a speed-up levels off
 
 
-class Bench:
+class BenchReadouts:
     """One language's bench, measured once (the build's figures cache the same readouts)."""
 
     def __init__(self, language):
@@ -189,7 +189,7 @@ def inputs(name: str) -> list[str]:
     return [p for p in inspect.signature(NUMBERS[name]).parameters if p != "bench"]
 
 
-def compute(name: str, given: dict, bench: Bench) -> float:
+def compute(name: str, given: dict, bench: BenchReadouts) -> float:
     f = NUMBERS[name]
     args = dict(given)
     if "bench" in inspect.signature(f).parameters:
@@ -262,13 +262,13 @@ def _added_bytes(g: dict) -> float:
     return rl.bytes_per_step(MODEL, g["larger"], CONTEXT) - rl.bytes_per_step(MODEL, g["smaller"], CONTEXT)
 
 
-def _alpha_at(bench: Bench, temperature) -> float:
+def _alpha_at(bench: BenchReadouts, temperature) -> float:
     from ..figures.measured import alpha_temperature
 
     curve = alpha_temperature(bench.language)
     return curve["drafts"]["bigram"][curve["temperatures"].index(temperature)]
 
 
-def claim(name: str, bench: Bench, given: dict) -> bool:
+def claim(name: str, bench: BenchReadouts, given: dict) -> bool:
     """Whether the claim holds, for the values its question gives (KeyError names one it lacks)."""
     return bool(CLAIMS[name](bench, given))

@@ -129,7 +129,7 @@ def _check_bench(r: _Reader, bench: str) -> None:
                key="bench")
 
 
-def _numerical(r: _Reader, q: dict, bench: answers.Bench) -> dict:
+def _numerical(r: _Reader, q: dict, bench: answers.BenchReadouts) -> dict:
     name = r.need(q, "answer", str, "answer = \"tokens_per_pass\": a computation of sitebuild/course/answers.py")
     if name not in answers.NUMBERS:
         from ..errors import nearest
@@ -160,11 +160,15 @@ def _numerical(r: _Reader, q: dict, bench: answers.Bench) -> dict:
     return {"answer": value, "decimals": decimals, "tolerance": float(tolerance), "given": given, "computation": name}
 
 
-def _options(r: _Reader, q: dict, bench: answers.Bench, start: int, given: dict) -> list[Option]:
+def _options(r: _Reader, q: dict, bench: answers.BenchReadouts, start: int, given: dict) -> list[Option]:
     raw = q.get("option")
-    option_lines = [n for n in _header_lines(r.text, "[[question.option]]") if n > start]
+    end = min([n for n in _header_lines(r.text, "[[question]]") if n > start], default=r.text.count("\n") + 2)
+    option_lines = [n for n in _header_lines(r.text, "[[question.option]]") if start < n < end]
     if not isinstance(raw, list) or len(raw) < 3:
         r.fail("a choice question needs three options or more", "add [[question.option]] tables under it")
+    if len(option_lines) != len(raw):  # each error names its option's line
+        r.fail("options written other than as [[question.option]] tables", "write each option as its own "
+               "[[question.option]] table under the question", key="option")
     options = []
     for o, line in zip(raw, option_lines):
         claim = r.need(o, "claim", str, "claim = \"…\": a claim of sitebuild/course/answers.py", line=line)
@@ -192,7 +196,7 @@ def _options(r: _Reader, q: dict, bench: answers.Bench, start: int, given: dict)
     return options
 
 
-def read(path: Path, anchors: list[str], bench: answers.Bench, lang: str) -> Bank:
+def read(path: Path, anchors: list[str], bench: answers.BenchReadouts, lang: str) -> Bank:
     """The language's bank, every answer computed and every claim checked."""
     data = load_toml(path)
     text = path.read_text(encoding="utf-8")
