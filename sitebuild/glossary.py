@@ -20,6 +20,8 @@ from .frontmatter import load_toml
 
 GLOSSARY = "glossary.toml"
 SHARED = ("sources.toml", "quoted.toml")
+# Each language's own text besides its chapters: the interface strings and the question bank.
+OWN_TOML = ("strings.toml", "questions.toml")
 CODE = re.compile(r"`[^`\n]*`")
 
 
@@ -57,7 +59,8 @@ def _texts(site: Path, lang: str):
     in the shared files, the other fields' lines are blanked."""
     # A quoted figure's `value` is shown on every page, so every language's check reads it.
     own = re.compile(rf"^\s*(?:(?:supports\.)?{lang}|value)\s*=")
-    for path in [*sorted((site / lang).glob("*.md")), site / lang / "strings.toml", *(site / n for n in SHARED)]:
+    own_files = [site / lang / name for name in OWN_TOML if (site / lang / name).is_file()]
+    for path in [*sorted((site / lang).glob("*.md")), *own_files, *(site / n for n in SHARED)]:
         lines = path.read_text(encoding="utf-8").split("\n")
         if path.parent == site:
             lines = [line if own.match(line) else "" for line in lines]

@@ -177,7 +177,10 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
             offline.write_service_worker(stage)  # lists every file written so far
             note.detail = f"{len(pages.ROUTES)} routes"
         with progress.stage("packages") as note:  # after the service worker: it keeps none of them
-            note.detail = course.write(stage, course.courses(products), products.site["base_url"], memo)
+            courses = course.courses(products)
+            banks = course.question_banks(opts.site, courses, products.languages)
+            note.detail = course.write(stage, courses, products.site["base_url"], memo,
+                                       course.bank_files(banks, courses, products.site["base_url"]))
         headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)

@@ -37,6 +37,7 @@ class Products:
     measured: dict[str, str]  # per language: the readout table the page's session opens with
     rendered: dict
     templates: Path
+    languages: dict  # per language: the sim's models (sim.models.load_language), for the question banks
 
 
 def _remember(memo: dict | None, kind: str, key, compute, computed: list | None = None):
@@ -146,7 +147,7 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
 
     with progress.part("pages"):
         rendered = render_all(contents, texts, paper, sources, site, pictures[next(iter(contents))]["spec"], pictures)
-    return Products(contents, site, sources, models, measured, rendered, opts.templates)
+    return Products(contents, site, sources, models, measured, rendered, opts.templates, languages)
 
 
 def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:

@@ -3,7 +3,10 @@
 - specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with its runtime and a launcher that reports
   to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's MIME table: adapt.py);
 - specdec-<lang>.imscc: a Common Cartridge with one web link per chapter to the hosted embed,
-  only with a base URL (cartridge.py).
+  only with a base URL (cartridge.py);
+- specdec-<lang>-questions.xml: the question bank as Moodle XML (moodle_xml.py), its wording from
+  site/<lang>/questions.toml and its answers computed by the sim (bank.py, answers.py), only with
+  a base URL (each question links the hosted chapter that teaches it).
 
 Made from the staged site's own files, after the pages, so a package holds the bytes the site
 serves (adapted where adapt.py says). The same site gives the same bytes (zips.py).
@@ -16,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import cartridge, scorm
+from . import answers, bank, cartridge, moodle_xml, scorm
 from .scorm import Course
 
 FOLDER = "course"
@@ -38,6 +41,28 @@ def courses(products) -> list[Course]:
     return found
 
 
+def question_banks(site_folder: Path, courses: list[Course], languages: dict) -> list[bank.Bank]:
+    """Each language's bank, every answer computed and claim checked, the languages alike
+    (BuildError at the question's file and line otherwise)."""
+    banks = [bank.read(site_folder / c.lang / bank.FILE, [a for a, _, _ in c.chapters], answers.BenchReadouts(languages[c.lang]),
+                       c.lang) for c in courses]
+    bank.check_parity(banks)
+    return banks
+
+
+def bank_files(banks: list[bank.Bank], courses: list[Course], base_url: str | None) -> dict[str, bytes]:
+    """The banks' Moodle XML, by file name: none without a base URL (their links need it)."""
+    if not base_url:
+        return {}
+    by_lang = {c.lang: c for c in courses}
+    made = {}
+    for b in banks:
+        course = by_lang[b.lang]
+        chapters = {a: (n, t) for a, n, t in course.chapters}
+        made[moodle_xml.name(b.lang)] = moodle_xml.quiz(b, chapters, course.strings, cartridge.page_url(base_url, b.lang))
+    return made
+
+
 def packages(site: Path, courses: list[Course], base_url: str | None) -> dict[str, bytes]:
     """Every package, by its file name: what write() puts in course/."""
     env = environment()
@@ -49,9 +74,11 @@ def packages(site: Path, courses: list[Course], base_url: str | None) -> dict[st
     return made
 
 
-def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict | None = None) -> str:
-    """Write the packages into stage/course/; return what the build says about them.
-    memo (the development server's): packages kept when their inputs' bytes are the same."""
+def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict | None = None,
+          banks: dict[str, bytes] | None = None) -> str:
+    """Write the packages (and the banks' files, bank_files) into stage/course/; return what the
+    build says about them. memo (the development server's): packages kept when their inputs'
+    bytes are the same."""
     key = _inputs_digest(stage, courses, base_url) if memo is not None else None
     if memo is not None and memo.get("course packages", (None,))[0] == key:
         made = memo["course packages"][1]
@@ -59,11 +86,13 @@ def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict |
         made = packages(stage, courses, base_url)
         if memo is not None:
             memo["course packages"] = (key, made)
+    made = {**made, **(banks or {})}
     folder = stage / FOLDER
     folder.mkdir()
     for file_name, data in made.items():
         (folder / file_name).write_bytes(data)
-    skipped = "" if base_url else "; no Common Cartridge (it links to the hosted embed: set --base-url)"
+    skipped = "" if base_url else ("; no Common Cartridge or question bank (they link to the hosted site: "
+                                   "set --base-url)")
     return sizes({name: len(data) for name, data in made.items()}) + skipped
 
 

@@ -2,12 +2,19 @@
 language: the page's chapters as web links, each to the hosted embed showing that chapter
 (`chapter=`), so it needs the address the site is published at (--base-url).
 
-The organization's top-level items are folders: the first holds a link to the whole page, then
+Every link is to the embed route, the one route any site may frame (headers.py): Moodle's
+restore shows every link in a frame of the course page whatever the cartridge asks for, and the
+full page, which only the site itself may frame, would be refused there. The first link is the
+bench on its own, whose top line opens the full page in a new tab.
+
+The organization's top-level items are folders: the first holds the bench's link, then
 one per group of chapters (the chapters' front matter begins them), holding its chapters' links.
 Moodle's restore makes each top-level folder a course section (the first is the course's
 "General" section) with the folder's title as the section's summary, and each link a URL
 resource; Canvas makes each folder a module of external links (a link outside any folder would go
 to a "Misc Module"). The course's name is the page's title, its description the page's lede.
+Common Cartridge 1.1 has no field for a course's short name: Moodle makes one of the title
+(upper case, spaces removed), which the restore's Schema step lets the author change.
 Both show each link in a frame by default; the links open the hosted embed, which lays itself out
 for that frame and tells the course page its height (docs/embedding.md, docs/courses.md).
 """
@@ -29,7 +36,7 @@ def name(lang: str) -> str:
     return f"specdec-{lang}.imscc"
 
 
-PAGE = "page"  # the whole page's link, beside the chapters' anchors
+PAGE = "page"  # the bench's own link, beside the chapters' anchors
 
 
 def chapter_url(base_url: str, lang: str, anchor: str) -> str:
@@ -40,13 +47,17 @@ def page_url(base_url: str, lang: str) -> str:
     return f"{base_url}{page_route(lang, embed=False).path}"
 
 
+def bench_url(base_url: str, lang: str) -> str:
+    return f"{base_url}{page_route(lang, embed=True).path}"
+
+
 def link_file(anchor: str) -> str:
     return f"weblinks/{anchor}.xml"
 
 
 def links(course: Course, base_url: str) -> dict[str, tuple[str, str]]:
     """Every web link, by its anchor: (title, address)."""
-    found = {PAGE: (course.strings["course_whole_page"], page_url(base_url, course.lang))}
+    found = {PAGE: (course.strings["course_bench_link"], bench_url(base_url, course.lang))}
     for a, n, t in course.chapters:
         found[a] = (f"{n:02d} {t}", chapter_url(base_url, course.lang, a))
     return found

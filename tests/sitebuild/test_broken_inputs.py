@@ -295,6 +295,52 @@ def base_url_option_with_a_query(o: Options) -> str:
             "folder; give the address the site's root is published at, e.g. https://example.org/courses/specdec/")
 
 
+def questions(o: Options, lang: str = "en") -> Path:
+    return o.site / lang / "questions.toml"
+
+
+def replace_line(path: Path, old: str, new: str) -> int:
+    """Replace the first line holding `old` (the whole line) by `new`; return its number."""
+    line = line_of(path, old)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[line - 1] = new
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return line
+
+
+def question_the_sim_cannot_compute(o: Options) -> str:
+    path = questions(o)
+    line = replace_line(path, "given = {alpha = 0.7, gamma = 4}", "given = {alpha = 1.5, gamma = 4}")
+    return (f"{rel(path, o)}:{line}: the sim cannot compute tokens_per_pass from {{'alpha': 1.5, 'gamma': 4}}: "
+            "alpha must lie in [0, 1], got 1.5; give values the computation accepts")
+
+
+def option_marked_right_that_the_sim_finds_false(o: Options) -> str:
+    """The claims are checked, not trusted: swapping which option is right stops the build."""
+    path = questions(o)
+    replace_line(path, 'claim = "greedy_lowers_alpha"', 'claim = "greedy_raises_alpha"')
+    line = line_of(path, 'claim = "greedy_raises_alpha"')
+    return (f"{rel(path, o)}:{line}: the sim finds claim 'greedy_raises_alpha' false, but the option is marked right; "
+            "mark the option the sim finds true as correct = true, and rewrite its feedback")
+
+
+def question_with_an_unknown_computation(o: Options) -> str:
+    path = questions(o)
+    line = replace_line(path, 'answer = "tokens_per_pass"', 'answer = "tokens_per_passes"')
+    return (f"{rel(path, o)}:{line}: no computation named 'tokens_per_passes'; use one of "
+            "sitebuild/course/answers.py's (nearest: tokens_per_pass…)")
+
+
+def question_that_differs_between_languages(o: Options) -> str:
+    path = questions(o, "zh")
+    replace_line(path, "given = {alpha = 0.8, gamma = 4, c = 0.1}", "given = {alpha = 0.9, gamma = 4, c = 0.1}")
+    start = line_of(path, 'name = "speedup-at-cost"') - 1
+    en_start = line_of(questions(o), 'name = "speedup-at-cost"') - 1
+    return (f"{rel(path, o)}:{start}: question 'speedup-at-cost' differs from en's 'speedup-at-cost' "
+            f"(en/questions.toml:{en_start}); both languages ask the same questions in the same order, with the same "
+            "name, chapter, bench, kind, answer, given, decimals, tolerance and claims: only the wording differs")
+
+
 ROWS = [
     base_url_in_meta_not_http, base_url_option_with_a_query,
     bad_toml_value, unterminated_string, front_matter_never_closed, missing_caption, badly_named_file,
@@ -303,6 +349,8 @@ ROWS = [
     template_string_missing_everywhere, script_string_missing, bad_strings_toml, faq_links_nowhere,
     glossary_variant_in_a_chinese_chapter, glossary_variant_in_an_english_string,
     chapter_saved_as_gbk, strings_saved_as_gbk, chapter_saved_as_latin1, chapter_missing_that_a_faq_links_to,
+    question_the_sim_cannot_compute, option_marked_right_that_the_sim_finds_false, question_with_an_unknown_computation,
+    question_that_differs_between_languages,
 ] + [paragraph_row(*row) for row in PARAGRAPHS]
 
 

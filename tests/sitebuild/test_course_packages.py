@@ -158,7 +158,7 @@ def cartridge_sections(archive: zipfile.ZipFile) -> list[tuple[str, list[tuple[s
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_cartridge_lands_in_sections_of_the_chapters_groups(base_url_site, published_at, lang):
-    """The first section links the whole page; then one per group of chapters, in order, each
+    """The first section links the bench on its own; then one per group of chapters, in order, each
     linking its chapters to the hosted embed; the course's name and description are the page's."""
     archive = open_zip(base_url_site / "course" / cartridge.name(lang))
     root = ET.fromstring(archive.read("imsmanifest.xml"))
@@ -170,7 +170,7 @@ def test_cartridge_lands_in_sections_of_the_chapters_groups(base_url_site, publi
     assert strings == [language.strings["site_title"], language.strings["lede"]]
     (first, first_links), *groups = cartridge_sections(archive)
     assert first == language.strings["site_title"]
-    assert first_links == [(language.strings["course_whole_page"], f"{published_at}{lang}/specdec/")]
+    assert first_links == [(language.strings["course_bench_link"], f"{published_at}embed/{lang}/specdec/")]
     chapters = page_chapters(base_url_site, lang)
     starts = [c for c in language.chapters if content.GROUP_KEY in c.meta]
     assert [title for title, _ in groups] == [c.meta[content.GROUP_KEY] for c in starts]

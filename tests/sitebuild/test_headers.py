@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import header_rules, headers
+from sitebuild import content, header_rules, headers
 from sitebuild.pages import ROUTES
 
 HOSTS = header_rules.HOSTS
@@ -182,6 +182,50 @@ def test_a_missing_top_level_path_gets_no_policy_but_the_404_page_carries_its_ow
 def test_the_file_stays_within_cloudflare_limits(built_site, built_rules):
     assert len(built_rules) <= 100  # rules per project
     assert max(len(line) for line in (built_site / headers.FILE).read_text(encoding="utf-8").split("\n")) <= 2000
+
+
+# --- the course cartridges' links ---------------------------------------------------------------
+
+
+def cartridge_links(site: Path) -> list[tuple[str, str]]:
+    """(cartridge, address) of every web link in every built cartridge."""
+    import io
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    wl = "{http://www.imsglobal.org/xsd/imsccv1p1/imswl_v1p1}"
+    found = []
+    for path in sorted((site / "course").glob("*.imscc")):
+        archive = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+        for name in archive.namelist():
+            if name.startswith("weblinks/"):
+                found.append((path.name, ET.fromstring(archive.read(name)).find(f"{wl}url").get("href")))
+    return found
+
+
+def test_every_cartridge_link_may_be_framed_by_a_course_under_the_rule_that_serves_it(base_url_site, published_at):
+    """Moodle's restore shows every cartridge link in a frame of the course page (Display: Embed):
+    each link's path must get exactly one policy, and it must let any site frame it."""
+    rules = header_rules.parse((base_url_site / headers.FILE).read_text(encoding="utf-8"))
+    links = cartridge_links(base_url_site)
+    assert sorted({name for name, _ in links}) == ["specdec-en.imscc", "specdec-zh.imscc"]
+    chapters = {lang: len(c.chapters) for lang, c in content.load_all(Path(__file__).resolve().parents[2] / "site").items()}
+    for lang, count in chapters.items():  # the bench's own link and one per chapter
+        assert sum(name == f"specdec-{lang}.imscc" for name, _ in links) == 1 + count
+    for host in HOSTS:
+        for name, url in links:
+            assert url.startswith(published_at), url
+            path = "/" + url[len(published_at):].split("?")[0]
+            policies = header_rules.resolve(rules, path, host).get("content-security-policy", [])
+            assert len(policies) == 1 and policies[0].endswith("frame-ancestors *"), (host, name, url, policies)
+
+
+def test_the_full_page_may_not_be_framed_by_a_course(base_url_site):
+    """The check above can fail: the full page's own path gets frame-ancestors 'self'."""
+    rules = header_rules.parse((base_url_site / headers.FILE).read_text(encoding="utf-8"))
+    for host in HOSTS:
+        (policy,) = header_rules.resolve(rules, "/en/specdec/", host)["content-security-policy"]
+        assert policy.endswith("frame-ancestors 'self'")
 
 
 # --- new files and folders ------------------------------------------------------------------
