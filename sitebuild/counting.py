@@ -8,11 +8,15 @@ a reader's own text: one counter for every model the page runs. On the two books
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from pathlib import Path
 
 from corpus import sources, tokenize
+from sim.bench.settings import MAX_CANDIDATES, MAX_GAMMA
 from sim.counting import count_document, dump
+from sim.free_drafts import SkipGramHeads
 
 from .errors import BuildError
 
@@ -23,6 +27,7 @@ class ModelFile:
     json_text: str
     report: str
     tokens: int = 0
+    heads_json: str = ""  # the heads' skip-gram table (sim.free_drafts), a file of its own: fetched only for heads
 
     @property
     def summary(self) -> str:
@@ -60,7 +65,9 @@ def model_of_texts(lang: str, texts: list[str], provenance: list[dict]) -> Model
     tokens = [t for text in texts for t in tokenize.tokenize(lang, text)]
     doc = count_document(lang, tokens, provenance)
     text = dump(doc)
-    return ModelFile(lang, text, size_report(doc, text), len(tokens))
+    index = {t: i for i, t in enumerate(doc["vocab"])}
+    heads = SkipGramHeads([index[t] for t in tokens], MAX_GAMMA, MAX_CANDIDATES)
+    return ModelFile(lang, text, size_report(doc, text), len(tokens), json.dumps(heads.to_doc(), separators=(",", ":")))
 
 
 def count_model(lang: str, corpus: Path, download: bool = False) -> ModelFile:
