@@ -132,6 +132,7 @@ def free_run(language, settings: Settings, source_name: str, steps: int, prompt_
 EARLIER_SENTENCES = 2
 EARLIER_TOKENS = 40
 FIRST_SEED = 1
+PROMPT_SOURCES = ("lookup", "suffix")  # the sources that search the prompt (heads look at the last token alone)
 OWN_PROMPT_TOKENS = 2000  # the reader's text as a prompt: its last tokens (a suffix tree over 200,000 is not quick)
 
 
@@ -194,7 +195,8 @@ class FreeReplay:
     def described(self) -> dict:
         """The prompt and the earlier sentences as the page shows them."""
         decode = self.language.decode
-        return {"kind": self.settings.prompt, "found": self.prompt_found, "tokens": len(self.prompt),
+        return {"kind": self.settings.prompt, "searched": self.settings.draft in PROMPT_SOURCES,
+                "found": self.prompt_found, "tokens": len(self.prompt),
                 "text": decode(self.prompt) if self.prompt else "",
                 "earlier": [decode(t) for t in self.earlier]}
 

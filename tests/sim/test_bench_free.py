@@ -27,7 +27,8 @@ def state_of(**settings) -> dict:
 @pytest.fixture(scope="module")
 def en_heads_json() -> str:
     """The build's table for English (sitebuild/counting.py: 8 heads, 4 tokens each), counted from the book."""
-    return json.dumps(SkipGramHeads(list(corpus_models.book_ids("en")), st.MAX_GAMMA, st.MAX_CANDIDATES).to_doc())
+    assert SkipGramHeads.from_doc(json.loads(corpus_models.heads_json("en"))).heads == st.MAX_GAMMA
+    return corpus_models.heads_json("en")
 
 
 def test_the_draft_menu_and_the_prompt_are_settings_of_the_one_table():
@@ -134,7 +135,7 @@ def test_heads_need_their_table_and_then_price_each_guess(en_heads_json):
     assert ro["c"] == pytest.approx(c) and view["race"]["c"] == pytest.approx(c)
     assert ro["speedup"] == pytest.approx(ro["tokens_per_pass_counted"] / (1 + 4 * c))
     assert ro["accepted_by_position"][0] > ro["accepted_by_position"][1] > ro["accepted_by_position"][2]
-    assert all(g["q"] == 1.0 for g in view["pass"]["guesses"])
+    assert all(g["q"] == 1.0 for g in view["pass"]["guesses"]) and not view["prompt"]["searched"]
 
 
 def test_the_why_exact_table_of_a_chosen_guess_is_a_point_mass(sim_languages):
@@ -154,5 +155,5 @@ def test_the_why_exact_table_of_a_chosen_guess_is_a_point_mass(sim_languages):
 
 def test_the_prompt_own_without_a_text_is_empty_and_says_so(sessions):
     view = ok(sessions["en"], "view", {"state": state_of(draft="lookup", prompt="own"), "measure": False})
-    assert view["prompt"] == {"kind": "own", "found": False, "tokens": 0, "text": "", "earlier": []}
+    assert view["prompt"] == {"kind": "own", "searched": True, "found": False, "tokens": 0, "text": "", "earlier": []}
     assert call(sessions["en"], "view", {"state": state_of(draft="bigram", prompt="echo")})["ok"]

@@ -1,7 +1,7 @@
 // A draft without a second model (draft lookup, suffix or heads): the prompt it searches, under the
 // controls, and the notes the panels give for a chosen guess (q a point mass) or, for the tubes, that
 // they apply to model drafts only (templates/_controls.html, _readouts.html, _exact.html, _tubes.html,
-// _bridge.html). view.prompt is null for a model draft.
+// _bridge.html). view.prompt is null for a model draft; heads search no prompt.
 import { text } from "./text.js";
 
 const SHOWN = 120; // characters of the prompt quoted
@@ -14,8 +14,8 @@ export class FreeDraftView {
 
   draw(prompt) {
     for (const note of this.notes) note.hidden = !prompt;
-    this.promptText.hidden = !prompt;
-    if (!prompt) return;
+    this.promptText.hidden = !prompt || !prompt.searched;
+    if (this.promptText.hidden) return;
     const quoted = prompt.text.length > SHOWN ? prompt.text.slice(0, SHOWN - 1) + "…" : prompt.text;
     let said = prompt.text ? text("b_prompt_shown", { text: quoted })
       : prompt.found ? text("b_prompt_empty") : text("b_prompt_own_missing");

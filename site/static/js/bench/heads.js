@@ -17,10 +17,8 @@ export function withHeads(call) {
 }
 
 // Beside the page's model file, with its version: the build counts both from the same books.
+// The page's runtime settings give the model's address, relative to the page (sitebuild/runtime).
 function headsAddress() {
-  const holder = document.querySelector("[data-model]");
-  const models = JSON.parse(holder.dataset.model);
-  const lang = document.documentElement.lang.slice(0, 2);
-  const model = typeof models === "string" ? models : models[lang] || Object.values(models)[0];
+  const model = document.querySelector("[data-model]").dataset.model;
   return model.replace(/([a-z]+)\.json(\?|$)/, "$1-heads.json$2");
 }
