@@ -261,9 +261,16 @@ def _start(session, args: dict, _progress=None) -> dict:
     return commands.start(language)
 
 
+def _model_draft(settings):
+    """The settings, if their draft is a model (step and tube_round trace a model draft's q)."""
+    if settings.free:
+        raise BenchError("draft", f"{settings.draft} is a draft without a model: its passes come with act and view")
+    return settings
+
+
 def _step(session, args: dict, _progress=None) -> dict:
     language = session.bench.language
-    settings = check_settings(args)
+    settings = _model_draft(check_settings(args))
     context = read_context(language, args)
     return commands.step(language, settings, context, STEP_INDEX.read(args), STEP_TOP.read(args))
 
@@ -277,7 +284,7 @@ def _exactness(session, args: dict, _progress=None) -> dict:
 
 def _tube_round(session, args: dict, _progress=None) -> dict:
     bench = session.bench
-    settings = check_settings(args)
+    settings = _model_draft(check_settings(args))
     context = read_context(bench.language, args, "tube")
     return tubes.tube_round(bench.language, settings, context, ROUND.read(args), DRAWS.read(args), TOP.read(args),
                             bench.replays.spec_cache)

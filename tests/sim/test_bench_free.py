@@ -157,3 +157,8 @@ def test_the_prompt_own_without_a_text_is_empty_and_says_so(sessions):
     view = ok(sessions["en"], "view", {"state": state_of(draft="lookup", prompt="own"), "measure": False})
     assert view["prompt"] == {"kind": "own", "searched": True, "found": False, "tokens": 0, "text": "", "earlier": []}
     assert call(sessions["en"], "view", {"state": state_of(draft="bigram", prompt="echo")})["ok"]
+
+
+def test_the_single_pass_commands_name_a_draft_without_a_model(sessions):
+    for command in ("step", "tube_round"):
+        assert error(sessions["en"], command, {"draft": "lookup"})["param"] == "draft"
