@@ -35,7 +35,7 @@ class Session:
     def use_text(self, text, progress=None) -> dict:
         """Count the text into models (progress(stage) along the way) and run the bench on them."""
         language, summary = count_language(self.language.lang, text, progress)
-        self.bench = Bench(language)
+        self.bench = Bench(language, own_text=text)
         self.own_summary = summary
         return self.source()
 

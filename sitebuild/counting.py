@@ -8,11 +8,16 @@ a reader's own text: one counter for every model the page runs. On the two books
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from corpus import sources, tokenize
+from sim.bench.settings import MAX_CANDIDATES, MAX_GAMMA
 from sim.counting import count_document, dump
+from sim.free_drafts import SkipGramHeads
 
 from .errors import BuildError
 
@@ -23,6 +28,15 @@ class ModelFile:
     json_text: str
     report: str
     tokens: int = 0
+    words: tuple = field(default=(), repr=False)  # the tokens counted, for the heads' table
+
+    @cached_property
+    def heads_json(self) -> str:
+        """The heads' skip-gram table (sim.free_drafts.SkipGramHeads: a head per gamma, a token per candidate),
+        a file of its own beside the model that the page fetches only for the heads draft; counted when asked."""
+        index = {t: i for i, t in enumerate(json.loads(self.json_text)["vocab"])}
+        heads = SkipGramHeads([index[t] for t in self.words], MAX_GAMMA, MAX_CANDIDATES)
+        return json.dumps(heads.to_doc(), separators=(",", ":"))
 
     @property
     def summary(self) -> str:
@@ -60,7 +74,7 @@ def model_of_texts(lang: str, texts: list[str], provenance: list[dict]) -> Model
     tokens = [t for text in texts for t in tokenize.tokenize(lang, text)]
     doc = count_document(lang, tokens, provenance)
     text = dump(doc)
-    return ModelFile(lang, text, size_report(doc, text), len(tokens))
+    return ModelFile(lang, text, size_report(doc, text), len(tokens), tuple(tokens))
 
 
 def count_model(lang: str, corpus: Path, download: bool = False) -> ModelFile:

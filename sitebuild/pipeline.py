@@ -124,6 +124,8 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     for lang, data in model_bytes.items():
         (stage / "models" / f"{lang}.json").write_bytes(data)
         model_versions[lang] = assets.short_hash(data)
+        # The heads' table beside it: the page fetches it only when a reader chooses the heads draft.
+        (stage / "models" / f"{lang}-heads.json").write_text(models[lang].heads_json, encoding="utf-8")
     # The bench pages' style sheet as a host that compresses ahead sends it: the page tells such a
     # host by this size (sim-boot.js, hostSendsBrotli).
     sheet_brotli = assets.brotli_size((stage / "static" / stylesheets.published("all")).read_bytes())

@@ -52,10 +52,11 @@ def own_text_spec() -> dict:
 class Bench:
     """One language's bench (measured: see Readouts): its replays, readouts and caches."""
 
-    def __init__(self, language, measured: list | None = None):
+    def __init__(self, language, measured: list | None = None, own_text: str | None = None):
+        """own_text: the reader's text these models were counted from (the prompt "own")."""
         self.language = language
         self._readouts = Readouts(language, measured)
-        self.replays = Replays(language, self._readouts)
+        self.replays = Replays(language, self._readouts, own_text)
 
     @staticmethod
     def spec() -> dict:

@@ -26,8 +26,9 @@ from ..owntext import OwnTextError
 from . import commands, tubes
 from .commands import MAX_INDEX, MAX_TOP, default_context
 from .links import parse_link
-from .replay import UNTIL, Action
-from .settings import (BY_NAME, DEFAULTS, LEGACY, MAX_ROUNDS, MAX_STEPS, PARTS, SETTINGS, check_settings,
+from ..free_drafts import SkipGramHeads
+from .replay import UNTIL, Action, NeedsHeads
+from .settings import (BY_NAME, DEFAULTS, DRAFTS, LEGACY, MAX_ROUNDS, MAX_STEPS, PARTS, SETTINGS, check_settings,
                        check_state, check_value, legacy_value)
 
 UNTIL_MOST = 50  # passes a "step until" takes at most, unless it says
@@ -92,7 +93,7 @@ STEP_MOST = Arg("max", "int", "passes a step until takes at most", low=1, high=M
 ROUND_COUNT = Arg("count", "int", "rounds", low=1, high=MAX_ROUNDS, default=1)
 
 ACTIONS = {a.type: a for a in (
-    ActionKind("set", "sim", "a setting; draft, gamma, candidates, temperature, top_p, rule and seed start the "
+    ActionKind("set", "sim", "a setting; draft, prompt, gamma, candidates, temperature, top_p, rule and seed start the "
                "sentence again from one pass, batch, gpu and model do not (the old name greedy sets temperature 0 "
                "or 1)", (
                    Arg("name", "choice", "the setting", values=SETTINGS),
@@ -187,6 +188,21 @@ ROUND = Arg("round", "int", "the round's index: its random source is (seed, roun
             default=0)
 DRAWS = Arg("draws", "int", "draws per tube", low=1, high=tubes.MAX_DRAWS, default=tubes.TUBE_DRAWS)
 TEXT = Arg("text", "text", "the reader's text")
+EXACTNESS_DRAFT = Arg("draft", "choice", "the draft model", values=DRAFTS, default=DEFAULTS["draft"])
+HEADS = Arg("heads", "text", "the heads' skip-gram table as JSON (sim.free_drafts.SkipGramHeads.to_doc)")
+
+
+def _use_heads(session, args: dict, _progress=None) -> dict:
+    """The heads' table for the book's models (the page fetches it when a state first asks for heads)."""
+    text = args.get("heads")
+    if not isinstance(text, str):
+        raise BenchError("heads", "heads must be the table's JSON text")
+    try:
+        table = SkipGramHeads.from_doc(json.loads(text))
+    except (ValueError, KeyError, TypeError) as err:
+        raise BenchError("heads", f"heads: not a skip-gram table ({err})") from None
+    session.book.replays.heads_table = table
+    return {"heads": table.heads, "top": table.top}
 
 
 def read_context(language, args: dict, default: str = "bench") -> list[int]:
@@ -245,9 +261,16 @@ def _start(session, args: dict, _progress=None) -> dict:
     return commands.start(language)
 
 
+def _model_draft(settings):
+    """The settings, if their draft is a model (step and tube_round trace a model draft's q)."""
+    if settings.free:
+        raise BenchError("draft", f"{settings.draft} is a draft without a model: its passes come with act and view")
+    return settings
+
+
 def _step(session, args: dict, _progress=None) -> dict:
     language = session.bench.language
-    settings = check_settings(args)
+    settings = _model_draft(check_settings(args))
     context = read_context(language, args)
     return commands.step(language, settings, context, STEP_INDEX.read(args), STEP_TOP.read(args))
 
@@ -255,13 +278,13 @@ def _step(session, args: dict, _progress=None) -> dict:
 def _exactness(session, args: dict, _progress=None) -> dict:
     language = session.bench.language
     context = read_context(language, args)
-    draft = check_value(BY_NAME["draft"], args.get("draft", DEFAULTS["draft"]))
+    draft = EXACTNESS_DRAFT.read(args)
     return commands.exactness(language, context, draft, TOP.read(args))
 
 
 def _tube_round(session, args: dict, _progress=None) -> dict:
     bench = session.bench
-    settings = check_settings(args)
+    settings = _model_draft(check_settings(args))
     context = read_context(bench.language, args, "tube")
     return tubes.tube_round(bench.language, settings, context, ROUND.read(args), DRAWS.read(args), TOP.read(args),
                             bench.replays.spec_cache)
@@ -292,12 +315,13 @@ COMMANDS = {c.name: c for c in (
     Command("step", "bench", ("tests",), "one traced speculative step",
             (SETTINGS_ARG, *CONTEXT_ARGS, STEP_INDEX, STEP_TOP), _step),
     Command("exactness", "bench", ("tests",), "the exactness table at a context", (
-        *CONTEXT_ARGS, Arg("draft", "choice", "the draft model", values=BY_NAME["draft"].values,
-                           default=DEFAULTS["draft"]), TOP), _exactness),
+        *CONTEXT_ARGS, EXACTNESS_DRAFT, TOP), _exactness),
     Command("tube_round", "bench", ("tests",), "one round of the test tubes (default context: the tubes' prefix)",
             (SETTINGS_ARG, ROUND, DRAWS, TOP, *CONTEXT_ARGS), _tube_round),
     Command("use_text", "session", ("page",), "count a reader's text into models and run the bench on them",
             (TEXT,), lambda session, args, progress: session.use_text(args.get("text"), progress)),
+    Command("use_heads", "session", ("page",), "the heads' table for the book's models (fetched when heads is "
+            "first chosen; a command that needs it before answers code needs_heads)", (HEADS,), _use_heads),
     Command("use_book", "session", ("page",), "back to the book's models", (),
             lambda session, args, progress: session.use_book()),
     Command("source", "session", ("tests",), "which models the bench runs on", (),
@@ -337,6 +361,6 @@ def handle(session, command: str, args_json: str, progress=None) -> str:
         param = getattr(err, "param", None)
         message = str(err) if not isinstance(err, KeyError) else f"missing or unknown {err}"
         reply = {"ok": False, "error": message, "param": param}
-        if isinstance(err, OwnTextError):
+        if isinstance(err, (OwnTextError, NeedsHeads)):
             reply.update(code=err.code, details=err.details)
         return json.dumps(reply, ensure_ascii=False)

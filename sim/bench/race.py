@@ -27,31 +27,32 @@ def _r(x: float) -> float:
     return round(x, 2)
 
 
-def lane_times(settings: dict) -> dict:
-    """Milliseconds of one plain pass, one draft run and one verification pass, at these settings."""
+def lane_times(settings: dict, c: float = DRAFT_COST) -> dict:
+    """Milliseconds of one plain pass, one draft run and one verification pass, at these settings
+    (c: one guess's cost as a share of a pass: a draft model's run, or a free source's, sim.free_drafts)."""
     g, m = rl.gpu(settings["gpu"]), rl.model(settings["model"])
     batch, gamma = settings["batch"], settings["gamma"]
     plain = regime(g, m, batch, batch, 0, 1.0, 0.0)
-    spec = regime(g, m, batch, batch * settings["lanes_per_sequence"], 0, 1.0, gamma * DRAFT_COST)
+    spec = regime(g, m, batch, batch * settings["lanes_per_sequence"], 0, 1.0, gamma * c)
     return {
         "plain_pass_ms": plain["pass_ms"],
-        "draft_ms": DRAFT_COST * spec["pass_ms"],
+        "draft_ms": c * spec["pass_ms"],
         "verify_ms": spec["pass_ms"],
         "spec_pass_ms": spec["step_ms"],  # gamma draft runs and the verification
         "plain_bound": plain["bound"],
         "verify_bound": spec["bound"],
-        "c": DRAFT_COST,
+        "c": c,
         "lanes_per_sequence": settings["lanes_per_sequence"],
     }
 
 
-def race(settings: dict, passes: list[dict], pieces: list[str]) -> dict:
+def race(settings: dict, passes: list[dict], pieces: list[str], c: float = DRAFT_COST) -> dict:
     """Both lanes over the tape's passes: finishing times, the speed-up, and the drawing.
 
     passes: the tape's steps (commands.step answers, in order); pieces: the display text of each
     token they wrote, in order (joined, they are the written text).
     """
-    times = lane_times(settings)
+    times = lane_times(settings, c)
     gamma = settings["gamma"]
     written = [p["n_written"] for p in passes]
     tokens = sum(written)

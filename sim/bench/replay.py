@@ -18,11 +18,14 @@ from collections import OrderedDict
 
 from dataclasses import dataclass
 
+from ..errors import BenchError
+from ..free_drafts import SkipGramHeads, draft_cost
 from . import commands, drawing, race, tubes
 from .commands import STREAM_START, default_context, random_start, rng_for, verdict
+from .free_passes import FreeReplay, bench_readouts, point_mass_table
 from .layout import CONTEXT_SENT, EXACTNESS_TOP, MARKS, TAPE_SHOWN, TUBE_TOP
 from .links import link_query
-from .readouts import lanes_readout
+from .readouts import DRAFT_COST, lanes_readout, roofline_readout
 from .settings import BY_NAME, MAX_ROUNDS, MAX_STEPS, SEED_MODULUS, Settings, State
 
 RUNS_KEPT = 8  # runs (and tube series) remembered per session
@@ -52,12 +55,28 @@ class Action:
     most: int = 0
 
 
-class Replays:
-    """One language's replays, with the session's caches (see the module docstring)."""
+class NeedsHeads(BenchError):
+    """The heads source was asked for before its table is here (the page fetches it, then `use_heads`)."""
 
-    def __init__(self, language, readouts):
+    code = "needs_heads"
+
+    def __init__(self):
+        super().__init__("draft", "the heads' table is not loaded: send it with use_heads first")
+        self.details = {}
+
+
+class Replays:
+    """One language's replays, with the session's caches (see the module docstring).
+
+    own_text: the reader's text the models were counted from (the prompt "own"), else None.
+    """
+
+    def __init__(self, language, readouts, own_text: str | None = None):
         self.language = language
         self.readouts = readouts
+        self.own_text = own_text
+        self.heads_table: SkipGramHeads | None = None  # use_heads's, when the model file carries none
+        self._free_readouts: dict = {}
         self._runs: OrderedDict = OrderedDict()
         self._tubes: OrderedDict = OrderedDict()
         self.spec_cache: dict = {}  # the speculative first-token law per context (O(V) to build)
@@ -73,9 +92,24 @@ class Replays:
         cache.move_to_end(key)
         return value
 
+    def heads(self) -> SkipGramHeads:
+        """The heads' skip-gram table: the model file's, else the one use_heads gave (NeedsHeads if neither)."""
+        table = self.language.heads or self.heads_table
+        if table is None:
+            raise NeedsHeads()
+        return table
+
+    def _free(self, settings: Settings) -> FreeReplay:
+        heads = self.heads() if settings.draft == "heads" else None
+        start = lambda seed: random_start(self.language, rng_for(seed, STREAM_START, 0))  # noqa: E731
+        return self._remember(self._runs, settings.restart_key(),
+                              lambda: FreeReplay(self.language, settings, start, heads, self.own_text))
+
     def run(self, settings: Settings, steps: int) -> dict:
         """The sentence and the first `steps` passes under these settings (batch, GPU and model play no part)."""
         language = self.language
+        if settings.free:
+            return self._free(settings).extend(steps)
 
         def fresh():
             ids = random_start(language, rng_for(settings.seed, STREAM_START, 0))
@@ -92,6 +126,8 @@ class Replays:
 
     def tubes(self, settings: Settings, rounds: int) -> dict:
         """Cumulative tube counts over rounds 0..rounds-1 (prefix sums kept per series)."""
+        if settings.free:  # the tubes compare a model draft's q with p: the bench's own model draft stands in
+            settings = settings.but(draft=BY_NAME["draft"].default)
         key = (settings.draft, settings.candidates, settings.temperature, settings.top_p, settings.rule, settings.seed)
         series = self._remember(self._tubes, key, lambda: {"rounds": [], "sums": []})
         context = default_context(self.language, "tube")
@@ -109,9 +145,28 @@ class Replays:
     # --- the view ----------------------------------------------------------------------------------------
     def measured(self, settings: Settings) -> dict:
         """The readouts of some settings, with the speed-up curve's coordinates."""
-        readouts = self.readouts.readouts(settings)
+        if settings.free:
+            key = settings.but(batch=1, gpu=BY_NAME["gpu"].default, model=BY_NAME["model"].default, seed=0).as_json()
+            key = tuple(key.values()) + (settings.model,)  # the cost of heads depends on the model
+            if key not in self._free_readouts:
+                heads = self.heads() if settings.draft == "heads" else None
+                self._free_readouts[key] = bench_readouts(self.language, settings, heads, self.own_text)
+            base = self._free_readouts[key]
+            readouts = {**base, "settings": settings.as_json(),
+                        "roofline": roofline_readout(settings.batch, settings.gamma, base["tokens_per_pass_counted"],
+                                                     base["c"], gpu=settings.gpu, model=settings.model,
+                                                     lanes_per_sequence=settings.lanes_per_sequence)}
+        else:
+            readouts = self.readouts.readouts(settings)
         curve = drawing.curve(readouts["curve"], settings.gamma, readouts["best_gamma"])
         return {**readouts, "curve_drawing": curve}
+
+    def cached(self, settings: Settings) -> bool:
+        """Whether measured(settings) answers at once."""
+        if settings.free:
+            key = settings.but(batch=1, gpu=BY_NAME["gpu"].default, model=BY_NAME["model"].default, seed=0).as_json()
+            return tuple(key.values()) + (settings.model,) in self._free_readouts
+        return self.readouts.cached(settings)
 
     def view(self, state: State, measure: bool = True) -> dict:
         """Everything the page draws for a bench state.
@@ -124,7 +179,7 @@ class Replays:
         settings, steps, rounds = state.settings, state.steps, state.rounds
         language = self.language
         run = self.run(settings, steps)
-        readouts = self.measured(settings) if measure or self.readouts.cached(settings) else None
+        readouts = self.measured(settings) if measure or self.cached(settings) else None
         last = run["passes"][steps - 1] if steps else None
         lanes = lanes_readout(settings.batch, settings.lanes_per_sequence, settings.gpu, settings.model)
         shown_pass = self._pass_view(settings, last, run, steps) if last else None
@@ -135,8 +190,10 @@ class Replays:
             "tape": self._tape(run, steps),
             "pass": shown_pass,
             "tubes": self._tubes_view(settings, rounds),
-            "race": race.race(settings, run["passes"][:steps], self._pieces(run, steps)),
+            "race": race.race(settings, run["passes"][:steps], self._pieces(run, steps), self._guess_cost(settings)),
             "readouts": readouts,
+            "so_far": so_far(run["passes"][:steps], settings.gamma),
+            "prompt": self._free(settings).described() if settings.free else None,
             "drawing": {
                 "machine": drawing.machine(settings, lanes, shown_pass),
                 "bridge": drawing.bridge(shown_pass),
@@ -144,6 +201,11 @@ class Replays:
             },
             "runtime": commands.runtime(),
         }
+
+    @staticmethod
+    def _guess_cost(settings: Settings) -> float:
+        """c: one guess's cost as a share of a target pass (a model draft's run, or a free source's guess)."""
+        return draft_cost(settings.draft, settings.gamma, settings.model) / settings.gamma if settings.free else DRAFT_COST
 
     def _tape(self, run: dict, steps: int) -> dict:
         vocab = self.language.vocab
@@ -169,8 +231,13 @@ class Replays:
 
     def _pass_view(self, settings: Settings, step: dict, run: dict, steps: int) -> dict:
         context = step["context"]
-        table = commands.exactness_table(self.language, context, settings.draft, EXACTNESS_TOP)
-        if not settings.greedy:  # the same pass again, with what each
+        if settings.free:  # a chosen guess: q is a point mass on it (none: a plain step, nothing to compare)
+            first = step["positions"][0]["candidates"][0]["token"] if step["positions"] else None
+            keep = self.language.target.order - 1
+            table = point_mass_table(self.language, context[-keep:], first, EXACTNESS_TOP)
+        else:
+            table = commands.exactness_table(self.language, context, settings.draft, EXACTNESS_TOP)
+        if not settings.greedy and not settings.free:  # the same pass again, with what each
             step = commands.step(self.language, settings.but(batch=1), context, step["step_index"], 0,
                                  residuals=True)  # rejection left to check the next candidate against
         return {
@@ -257,6 +324,27 @@ class Replays:
             if done(last) or capped:
                 break
         return state, capped
+
+
+def so_far(passes: list, gamma: int) -> dict:
+    """Acceptance by position over the tape's passes, as vLLM counts it: of the passes that offered a
+    guess (drafts), the share whose guess at position j (1..gamma) was kept; a pass without a guess is a
+    plain step, in passes and tokens but not in drafts. alpha here: the share of checked positions kept."""
+    drafts, kept, checked, accepted, tokens = 0, [0] * gamma, 0, 0, 0
+    for step in passes:
+        tokens += step["n_written"]
+        if not step["positions"]:
+            continue
+        drafts += 1
+        checked += sum(1 for position in step["positions"] if any(c["checked"] for c in position["candidates"]))
+        for depth in range(min(step["n_kept"], gamma)):
+            kept[depth] += 1
+        accepted += step["n_kept"]
+    return {"passes": len(passes), "drafts": drafts, "kept": kept,
+            "accepted_by_position": [k / drafts if drafts else None for k in kept],
+            "kept_share": accepted / checked if checked else None,
+            "tokens_per_pass": tokens / len(passes) if passes else None,
+            "mean_acceptance_length": 1 + accepted / drafts if drafts else None}
 
 
 def checks(positions: list) -> list[dict]:

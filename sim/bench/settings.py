@@ -1,6 +1,6 @@
 """The bench's parameters: every setting and counter a link can carry, with its limits, in one table.
 
-A bench state is {"settings": {draft, gamma, candidates, temperature, top_p, batch, seed, rule, gpu,
+A bench state is {"settings": {draft, prompt, gamma, candidates, temperature, top_p, batch, seed, rule, gpu,
 model}, "steps": n, "rounds": m}:
 the settings the sim's commands take, and how far the reader went (passes on the tape, rounds in
 the tubes). PARAMETERS describes each of them once; the page's controls, its link, the build's
@@ -24,7 +24,9 @@ from dataclasses import dataclass, field, make_dataclass, replace
 
 from .. import roofline as rl
 from ..errors import BenchError
+from ..free_drafts import SOURCES as FREE_SOURCES
 from ..models import DRAFT_NAMES as DRAFTS
+from ..prompts import PROMPT_KINDS
 from ..candidates import CANDIDATE_RULES as RULES
 from ..candidates import EXACT_RULES as EXACT
 from ..tempering import TEMPERATURES, TOP_PS
@@ -84,8 +86,14 @@ class Parameter:
         return {**out, **self.flags}
 
 
+# The draft: a second model (DRAFTS, sim.models) or a source of chosen guesses without one
+# (FREE_SOURCES, sim.free_drafts: prompt lookup, suffix decoding, heads).
+DRAFT_VALUES = DRAFTS + FREE_SOURCES
+
 PARAMETERS = (
-    Parameter("draft", "choice", "bigram", "select", values=DRAFTS),
+    Parameter("draft", "choice", "bigram", "select", values=DRAFT_VALUES),
+    # What lookup and suffix search besides the text written (sim.prompts); model drafts ignore it.
+    Parameter("prompt", "choice", "none", "select", values=PROMPT_KINDS),
     Parameter("gamma", "int", 4, "range", low=1, high=8),
     # k candidates for the first guess, each continued as a line (Settings.widths says why).
     Parameter("candidates", "int", 1, "range", low=1, high=4),
@@ -168,6 +176,11 @@ class _SettingsBase(_Checked):
     def restart_key(self) -> tuple:
         """The settings a run depends on (those that restart the sentence), as a cache key."""
         return tuple(getattr(self, name) for name in SETTINGS if BY_NAME[name].restarts)
+
+    @property
+    def free(self) -> bool:
+        """The draft is a source of chosen guesses (FREE_SOURCES), not a second model."""
+        return self.draft in FREE_SOURCES
 
     @property
     def greedy(self) -> bool:

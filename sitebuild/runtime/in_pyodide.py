@@ -84,6 +84,7 @@ def exercise(model_jsons: list) -> None:
 
 def _use_every_command(call, spec: dict) -> None:
     """Every command, link, action and setting of exercise's list, and the readouts of every rule."""
+    import json
     from sim.bench.protocol import COMMANDS
 
     for command in sorted(name for name, c in COMMANDS.items() if c.owner == "bench"):
@@ -97,6 +98,9 @@ def _use_every_command(call, spec: dict) -> None:
     for action in ({"type": "step", "count": 3}, {"type": "round", "count": 2}, {"type": "new_sentence"},
                    {"type": "clear_tubes"}, {"type": "view"}, {"type": "load", "query": first}):
         state = call("act", {"state": state, "action": action, "measure": False})["state"]
+    # The heads' table, which the page fetches when heads is chosen: an empty one (no guess ever) for the survey.
+    gamma = _named(spec, "gamma")["max"]
+    call("use_heads", {"heads": json.dumps({"heads": gamma, "top": _named(spec, "candidates")["max"], "rows": [[]] * gamma})})
     for p in spec["parameters"]:
         if p["role"] == "setting":
             for value in _values(p):

@@ -7,7 +7,7 @@ The page (site/static/js/tryit.js) follows the path in the view the store holds
 (`specdecBench.getState().view`, the sim's own answer) and formats the value in its language.
 So every number an answer shows is one the sim computed for the readouts, never a typed one.
 
-Path steps: a key; "*" (the rest of the path maps over every element of a list); or
+Path steps: a key; an index into a list; "*" (the rest of the path maps over every element of a list); or
 {"find": {field: value}} (the first element of a list whose field has that value).
 Formats: int (a whole number, grouped), num2 / num3 (fixed decimals), num (up to three
 decimals), pct (a percentage, up to one decimal), quoted (a token's text in the language's
@@ -67,6 +67,9 @@ VALUES = {
     "best_gamma": Value(("readouts", "best_gamma"), "int", "the best gamma"),
     "best_speedup": Value(("readouts", "best_speedup"), "num2", "the speed-up at the best gamma"),
     "c": Value(("readouts", "c"), "num", "cost of a draft run (c)"),
+    # Of the readouts' passes that had a guess, the share whose guess at position j was kept (vLLM's rate by position).
+    **{f"at_position_{j}": Value(("readouts", "accepted_by_position", j - 1), "pct", f"the guess at position {j} kept")
+       for j in (1, 2, 3)},
     # the roofline (Llama 3.1 8B on an H100, on paper)
     "lanes": Value(_ROOF + ("lanes",), "int", "lanes a pass lights: batch x (gamma + 1)"),
     "lanes_to_match": Value(_ROOF + ("lanes_to_match",), "int", "lanes whose arithmetic keeps pace with reading"),
@@ -149,6 +152,8 @@ def resolve(view: dict, path: tuple):
         if isinstance(step, dict):
             (field, wanted), = step["find"].items()
             node = next((item for item in node if item.get(field) == wanted), None)
+        elif isinstance(step, int):
+            node = node[step] if isinstance(node, list) and step < len(node) else None
         else:
             node = node.get(step)
     return node

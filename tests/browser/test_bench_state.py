@@ -18,7 +18,7 @@ import random
 from urllib.parse import urlparse
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, settle, snapshot, soft_reload
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, bench_state, query_of, reset, run, settle, snapshot, soft_reload
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(60)]
 
@@ -468,3 +468,27 @@ def test_a_view_that_throws_is_reported_and_the_bench_goes_on(shared_bench):
     errors, page.console_errors[:] = list(page.console_errors), []
     assert steps == 3
     assert any("a view's bug" in e for e in errors), errors
+
+
+def test_a_draft_without_a_model_goes_live_steps_and_shows_acceptance_by_position(shared_bench):
+    """?draft=lookup with a prompt the text repeats: the link is kept, the prompt is shown, and after
+    steps the readouts show, per position 1..gamma, the share of the passes with a guess that kept it
+    (the view's so_far, as the sim counted the tape), and the free source's own readouts (c = 0)."""
+    page = shared_bench("en")
+    reset(page, "?draft=lookup&prompt=echo&gamma=4")
+    assert query_of(page)["draft"] == "lookup" and query_of(page)["prompt"] == "echo"
+    run(page, [{"type": "step", "count": 12}])
+    settle(page)
+    state = page.evaluate("() => window.specdecBench.getState()")
+    sf, ro = state["view"]["so_far"], state["view"]["readouts"]
+    assert state["bench"]["settings"]["draft"] == "lookup" and sf["passes"] == 13 and sf["drafts"] >= 1
+    assert ro["free"] and ro["c"] == 0 and ro["settings"]["draft"] == "lookup"
+    shown = page.locator(".b-by-position .b-bp:not([hidden]) .b-bp-value").all_inner_texts()
+    assert [float(x.rstrip("%")) for x in shown] == pytest.approx([100 * x for x in sf["accepted_by_position"]], abs=0.06)
+    assert str(sf["drafts"]) in page.locator(".b-bp-of").inner_text()
+    assert page.locator(".b-by-position .b-bp[hidden]").count() == 4  # positions 5..8: gamma is 4
+    prompt = page.locator(".b-prompt-text")
+    assert prompt.get_attribute("hidden") is None and "beautiful soup" in prompt.text_content().lower()
+    assert page.locator(".b-tabpanel--tubes .b-free-note").get_attribute("hidden") is None
+    assert page.locator(".b-tabpanel--readouts .b-speedup-label").inner_text().endswith("c = 0")
+    page.console_errors.clear()

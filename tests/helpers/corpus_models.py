@@ -15,11 +15,20 @@ LANGS = ("en", "zh")
 
 
 @lru_cache(maxsize=None)
-def model_json(lang: str) -> str:
+def model_file(lang: str):
     from corpus.sources import corpus_dir
     from sitebuild.counting import count_model
 
-    return count_model(lang, corpus_dir()).json_text
+    return count_model(lang, corpus_dir())
+
+
+def model_json(lang: str) -> str:
+    return model_file(lang).json_text
+
+
+def heads_json(lang: str) -> str:
+    """The heads' table the build writes beside the model (models/<lang>-heads.json), counted once."""
+    return model_file(lang).heads_json
 
 
 def model_doc(lang: str) -> dict:

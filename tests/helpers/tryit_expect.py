@@ -92,9 +92,13 @@ def idle(end, snaps):
 
 
 def selfdraft(end, snaps):
-    assert _s(end)["draft"] == "same" and _ro(end)["alpha"] == 1
-    assert _ro(end)["tokens_per_pass_counted"] == _s(end)["gamma"] + 1
-    assert _ro(end)["speedup"] > _ro(snaps["start"])["speedup"]
+    same = snaps["same"]
+    assert _s(same)["draft"] == "same" and _ro(same)["alpha"] == 1
+    assert _ro(same)["tokens_per_pass_counted"] == _s(same)["gamma"] + 1
+    assert _ro(same)["speedup"] > _ro(snaps["start"])["speedup"] > _ro(end)["speedup"] > 1
+    assert _s(end)["draft"] == "heads" and end["tape"]["passes"] == 11  # the pass the change starts with, and ten
+    kept = _ro(end)["accepted_by_position"]
+    assert kept[0] > kept[1] > kept[2] > 0  # a head further ahead is kept less often
 
 
 def readhead(end, snaps):

@@ -14,7 +14,14 @@ from sim.session import Session
 
 
 def _act(session: Session, state, action: dict) -> dict:
-    reply = json.loads(session.handle("act", json.dumps({"state": state, "action": action, "measure": True})))
+    args = json.dumps({"state": state, "action": action, "measure": True})
+    reply = json.loads(session.handle("act", args))
+    if reply.get("code") == "needs_heads":  # as the page does (heads.js): the build's table, then again
+        from helpers import corpus_models
+
+        heads = json.dumps({"heads": corpus_models.heads_json(session.language.lang)})
+        assert json.loads(session.handle("use_heads", heads))["ok"]
+        reply = json.loads(session.handle("act", args))
     assert reply["ok"], reply
     return reply["result"]
 

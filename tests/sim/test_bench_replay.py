@@ -35,7 +35,7 @@ def test_a_view_is_the_replay_of_its_state(sessions):
     assert view["tape"]["written"] == len(text) - len(run[0]) and view["tape"]["passes"] == 5
     assert view["pass"]["guesses"] == step["guesses"] and view["pass"]["index"] == 4
     assert view["sentence"]["text"] == s.language.decode(run[0])
-    assert view["link"] == ("?draft=bigram&gamma=6&candidates=1&temperature=1&top_p=1&batch=1&seed=9&rule=exact"
+    assert view["link"] == ("?draft=bigram&prompt=none&gamma=6&candidates=1&temperature=1&top_p=1&batch=1&seed=9&rule=exact"
                             "&gpu=h100-sxm&model=llama-3.1-8b&steps=5&rounds=1")
 
 

@@ -14,7 +14,12 @@ from sim.session import Session
 
 @pytest.fixture(scope="module")
 def session(sim_languages):
-    return Session(sim_languages["en"])
+    """The book's session, with an empty heads' table (the page sends the build's when heads is first
+    chosen; links only need the state replayed, and with no row the heads guess nothing)."""
+    made = Session(sim_languages["en"])
+    gamma, top = st.MAX_GAMMA, st.MAX_CANDIDATES
+    ok(made, "use_heads", {"heads": json.dumps({"heads": gamma, "top": top, "rows": [[]] * gamma})})
+    return made
 
 
 def link(session, *pairs):

@@ -9,6 +9,8 @@ import { ControlsView } from "./controls.js";
 import { CurveView } from "./curve.js";
 import { ExactView } from "./exact.js";
 import { FrameControls } from "./frame.js";
+import { FreeDraftView } from "./freedraft.js";
+import { withHeads } from "./heads.js";
 import { LiveSwitch } from "./live.js";
 import { MachineView } from "./machine.js";
 import { OwnTextView } from "./owntext.js";
@@ -29,7 +31,7 @@ import { AddressView } from "./url.js";
 // once live.
 function connect() {
   const client = simClient();
-  return { client, call: (command, args, onPartial) => client.call(command, args, onPartial), keepForOffline };
+  return { client, call: withHeads((command, args, onPartial) => client.call(command, args, onPartial)), keepForOffline };
 }
 
 // options: what the frame around the bench adds (live.js): `chapters` and `first`. Returns {api,
@@ -61,6 +63,7 @@ export function startBench(options = {}) {
     new TubesView(root), new ReadoutsView(root), new CurveView(root), new StripView(document.querySelector(".b-strip"), root),
     status, new AddressView([...spec.parameters.map((p) => p.name), ...spec.legacy_parameters]),
     announcer, new RaceView(root, spec, store, announcer), new OwnTextView(root, spec, store, announcer), frame,
+    new FreeDraftView(root),
     new PendingView(root), // last: the figures stop being pending once every view drew the link's state
   ];
   for (const v of views) store.subscribe((change, state) => v.onChange(change, state));

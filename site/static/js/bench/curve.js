@@ -22,6 +22,7 @@ export class CurveView {
     this.busy(false);
     this.drawAlphaT(ro.settings);
     this.drawCurve(ro.curve_drawing);
+    this.panel.querySelector(".b-curve-axis").textContent = text("b_curve_axis", { c: format.upTo(ro.c, 3) });
   }
 
   // α against temperature (the build's, on the book): the draft in use's row, its temperature marked.

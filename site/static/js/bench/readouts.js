@@ -55,6 +55,7 @@ export class ReadoutsView {
     this.out(".b-mal", f.num(ro.mean_acceptance_length, 2));
     this.out(".b-dar", f.pct(ro.draft_acceptance_rate));
     this.out(".b-dar-formula", `(${text("b_dar_formula", { value: f.pct(ro.draft_acceptance_rate_formula) })})`);
+    this.out(".b-speedup-label", text("b_speedup_label", { c: f.upTo(ro.c, 3) }));
     this.out(".b-speedup", f.num(ro.speedup, 2));
     this.out(".b-best-gamma", String(ro.best_gamma));
     this.out(".b-best-speedup", f.num(ro.best_speedup, 2));
@@ -71,7 +72,20 @@ export class ReadoutsView {
     this.greedyNote.hidden = ro.measure.method !== "greedy_runs";
   }
 
+  // Acceptance by position over the tape's passes (view.so_far): of the passes that offered a guess,
+  // the share kept at position j, for j up to γ.
+  drawByPosition(soFar, gamma) {
+    for (const el of this.root.querySelectorAll(".b-bp")) {
+      const j = Number(el.dataset.j);
+      el.hidden = j > gamma;
+      const share = soFar.accepted_by_position[j - 1];
+      el.querySelector(".b-bp-value").textContent = j > gamma || share == null ? "–" : format.pct(share);
+    }
+    this.out(".b-bp-of", soFar.drafts ? text("b_by_position_of", { drafts: soFar.drafts, passes: soFar.passes }) : text("b_by_position_none"));
+  }
+
   onChange(change, state) {
+    if (change.kind === "act") this.drawByPosition(state.view.so_far, state.bench.settings.gamma);
     if (change.kind === "measuring") this.busy(true);
     else if (change.kind === "act" || change.kind === "measured" || panelOpened(change, state)) {
       const ro = state.view.readouts;
