@@ -130,7 +130,7 @@ QUIET = """async ([snapshot]) => {
 }""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 GRACE = """async () => {
-  const { inflateElsewhere, GRACE_MS } = await import(new URL('/static/js/snapshot-inflate.js', location.href).href);
+  const { inflateElsewhere, GRACE_MS } = await import(new URL('/static/js/startup/snapshot-inflate.js', location.href).href);
   const bytes = new Uint8Array(1 << 20).map((_, i) => (i * 7919) % 251);
   const silent = class { postMessage() {} terminate() {} };
   const failing = class extends silent { postMessage() { setTimeout(() => this.onerror({ preventDefault() {} }), 0); } };

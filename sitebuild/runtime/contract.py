@@ -61,12 +61,12 @@ class Failure:
 FIELDS = (
     Field("worker", "url", "the sim worker's script (sim-worker.js, with its version)", message=False),
     Field("pyodide", "url", "Pyodide's folder, its `indexURL`"),
-    Field("pyodideScript", "url", "Pyodide's loader, `pyodide.mjs` (the course package names it `pyodide.mjs.js`)"),
-    Field("pyodideModule", "url", "Emscripten's module, `pyodide.asm.mjs` (the course package: `pyodide.asm.mjs.js`)"),
-    Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`pyodide.asm.wasm.xz`), which the worker decodes and "
+    Field("pyodideScript", "url", "Pyodide's loader, `{loader}` (the course package names it `{lms.loader}`)"),
+    Field("pyodideModule", "url", "Emscripten's module, `{module}` (the course package: `{lms.module}`)"),
+    Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`{wasmXz}`), which the worker decodes and "
                          "compiles as its bytes come in; Pyodide's own request for the `.wasm` is answered with "
                          "that module"),
-    Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`pyodide.asm.wasm`), which the worker fetches instead where "
+    Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`{wasm}`), which the worker fetches instead where "
                               "the host sends the site's files with brotli at its best quality and the page came in "
                               "at 40 Mbit/s or more (the page's guess, `sheetBrotli`; the worker takes it only if it "
                               "comes brotli-encoded, else the .xz): the browser decodes it as it comes, and the worker "
@@ -207,11 +207,24 @@ BEGIN = "<!-- runtime contract tables: made from sitebuild/runtime/contract.py (
 END = "<!-- end of the runtime contract tables -->"
 
 
+def with_file_names(doc: str) -> str:
+    """A field's doc with Pyodide's file names written in ({loader}, {lms.module}...: the names the
+    adapter to Pyodide gives, sitebuild/assets.py's pyodide_files)."""
+    from .. import assets
+
+    files = assets.pyodide_files()
+    names = {f"{{{key}}}": value for key, value in files.items() if isinstance(value, str)}
+    names |= {f"{{lms.{key}}}": files["lms"][files[key]] for key in ("loader", "module")}
+    for token, name in names.items():
+        doc = doc.replace(token, name)
+    return doc
+
+
 def markdown() -> str:
     lines = [BEGIN, "", "| start field | data attribute | kind | in the start message | what |", "|---|---|---|---|---|"]
     for f in FIELDS:
         per = "; one per language, the page's" if f.per_lang else ""
-        lines.append(f"| `{f.name}` | `data-{attribute(f.name)}` | {f.kind} | {'yes' if f.message else 'no'} | {f.doc}{per} |")
+        lines.append(f"| `{f.name}` | `data-{attribute(f.name)}` | {f.kind} | {'yes' if f.message else 'no'} | {with_file_names(f.doc)}{per} |")
     lines += ["", "| message | | what |", "|---|---|---|"]
     lines += [f"| {way} | {shape} | {doc} |" for way, shape, doc in MESSAGES]
     lines += ["", "| stage | from | what | words |", "|---|---|---|---|"]

@@ -219,7 +219,7 @@ def rebuild_in_place(site):
     worker (whose ?v= version the pages carry) get new bytes; the pages and sw.js follow."""
     marker = "\n// build B\n"
     changed = {}
-    for rel in (bench_module(site), "static/js/sim-worker.js"):
+    for rel in (bench_module(site), "static/js/startup/sim-worker.js"):
         path = site / rel
         old = assets.short_hash(path.read_bytes())
         path.write_bytes(path.read_bytes() + marker.encode())

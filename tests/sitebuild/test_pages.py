@@ -163,7 +163,7 @@ def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site,
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))
     tag, boot = links.body_first
-    assert tag == "script" and boot["src"].split("?")[0].endswith("/static/js/sim-boot.js"), links.body_first
+    assert tag == "script" and boot["src"].split("?")[0].endswith("/static/js/startup/sim-boot.js"), links.body_first
     assert not {"type", "async", "defer"} & set(boot), boot
     lang = route.split("/")[-3]
     assert boot["data-lang"] == lang and boot["data-snapshot"].split("/")[-1].startswith(f"{lang}.")

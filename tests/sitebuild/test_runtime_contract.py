@@ -52,7 +52,7 @@ def test_the_page_words_every_stage_and_failure_as_the_contract_says():
 
 
 def test_the_worker_and_the_client_use_only_the_contracts_names():
-    worker, client = js("sim-worker.js"), js("sim-client.js")
+    worker, client = js("startup/sim-worker.js"), js("startup/sim-client.js")
     stages = {s.name for s in contract.STAGES}
     failures = {f.code for f in contract.FAILURES}
     marks = {name for name, _ in contract.MARKS}
@@ -60,7 +60,7 @@ def test_the_worker_and_the_client_use_only_the_contracts_names():
     failing = [*re.findall(r"StartFailure\(([^,]+),", worker), *re.findall(r"code: (\"\w+\")", worker),
                *re.findall(r"this\.fail\(([^,]+),", client), *re.findall(r"SimFailure\(([^,]+),", client)]
     used_failures = {code for call in failing for code in re.findall(r'"(\w+)"', call)}
-    used_marks = set(re.findall(r'mark\("([\w-]+)"', worker)) | set(re.findall(r'mark\("([\w-]+)"', js("pyodide-adapter.js")))
+    used_marks = set(re.findall(r'mark\("([\w-]+)"', worker)) | set(re.findall(r'mark\("([\w-]+)"', js("startup/pyodide-adapter.js")))
     assert used_stages and used_stages <= stages, used_stages - stages
     assert used_failures and used_failures <= failures, used_failures - failures
     assert used_marks == marks, used_marks ^ marks
@@ -73,7 +73,7 @@ def test_the_worker_and_the_client_use_only_the_contracts_names():
 
 def test_the_boot_script_knows_no_field_by_name():
     """sim-boot.js makes the options and the start message from the contract's list alone."""
-    boot = js("sim-boot.js")
+    boot = js("startup/sim-boot.js")
     for field in contract.FIELDS:
         if field.name != "worker":  # the worker's address: the script it starts
             assert not re.search(rf"\.{field.name}\b|\b{field.name}:", boot), field.name

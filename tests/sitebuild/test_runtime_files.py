@@ -153,11 +153,11 @@ console.log(JSON.stringify({
 def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_path):
     """Each snapshot is one .xz stream (CRC32) of the snapshot packed without its long runs of
     zeros (less than half of it is left), whose size the page's settings give (data-snapshot-size);
-    the page's own decoder (built static/js/snapshot-inflate.js in Node) decodes it from 1,000-byte
+    the page's own decoder (built static/js/startup/snapshot-inflate.js in Node) decodes it from 1,000-byte
     chunks to the same bytes as Python's lzma and this test's unpacking, and refuses a stream cut
     short, a byte changed (its CRC32 or its structure) and any other size, naming the snapshot."""
     (tmp_path / "read.mjs").write_text(READ_SNAPSHOT)
-    module = (built_site / "static/js/snapshot-inflate.js").as_uri()
+    module = (built_site / "static/js/startup/snapshot-inflate.js").as_uri()
     for lang in ("en", "zh"):
         path = one(built_site.glob(f"py/{lang}.*.snapshot.xz"))
         data = path.read_bytes()
@@ -290,9 +290,9 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     assert len(data) < len(gzip.compress(original, 9)) * 0.8, len(data)
     assert one(built_site.glob(f"pyodide/*/{assets.WASM_PLAIN}")).read_bytes() == original  # for a host that sends brotli
     folder = tmp_path / "js"
-    shutil.copytree(SIM.parent / "site/static/js", folder)
+    shutil.copytree(SIM.parent / "site/static/js/startup", folder)
     (folder / "vendor").mkdir()
-    shutil.copyfile(built_site / "static/js/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
+    shutil.copyfile(built_site / "static/js/startup/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
     (tmp_path / "read.mjs").write_text(READ_WASM)
     run = subprocess.run(["node", str(tmp_path / "read.mjs"), folder.as_uri(), str(path), str(PYODIDE_PACKAGE / "pyodide.asm.wasm")],
                          capture_output=True, text=True, check=True, timeout=120)
@@ -348,7 +348,7 @@ def test_the_wasm_itself_counts_as_all_of_its_xz_to_the_byte(built_site, tmp_pat
     xz = one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}")).stat().st_size
     plain = one(built_site.glob(f"pyodide/*/{assets.WASM_PLAIN}")).stat().st_size
     (tmp_path / "count.mjs").write_text(COUNT_SHARE)
-    module = (SIM.parent / "site/static/js/sim-worker-bytes.js").as_uri()
+    module = (SIM.parent / "site/static/js/startup/sim-worker-bytes.js").as_uri()
     run = subprocess.run(["node", str(tmp_path / "count.mjs"), module, str(xz), str(plain)],
                          capture_output=True, text=True, check=True, timeout=60)
     ends = json.loads(run.stdout)
@@ -365,7 +365,7 @@ fs.writeFileSync(to, packSpans(new Uint8Array(fs.readFileSync(from))));
 
 
 def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
-    """packSpans (the build's, site/static/js/snapshot-spans.js) leaves out every run of 16 or more
+    """packSpans (the build's, site/static/js/startup/snapshot-spans.js) leaves out every run of 16 or more
     4 kB pages of zeros (a last page cut short counts) and nothing else, and its packing unpacks
     (this test's own reading of the format) to the same bytes."""
     script = tmp_path / "pack.mjs"
@@ -379,7 +379,7 @@ def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
         "a run ending in a short last page": (b"\7" * p + bytes(15 * p + 7), [(0, p)]),
         "nothing but zeros": (bytes(16 * p + 7), []),
     }
-    module = (SIM.parent / "site/static/js/snapshot-spans.js").as_uri()
+    module = (SIM.parent / "site/static/js/startup/snapshot-spans.js").as_uri()
     for name, (raw, expected) in cases.items():
         (tmp_path / "raw").write_bytes(raw)
         subprocess.run(["node", str(script), module, str(tmp_path / "raw"), str(tmp_path / "packed")],
@@ -394,7 +394,7 @@ def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
 def test_the_snapshot_decoder_is_npm_xz_decompress_as_pinned_with_its_licenses(built_site):
     """The vendored file is the npm file as it is, between the CommonJS head that gives it a
     `module` to fill and the export of its one name, under the package's license."""
-    shipped = (built_site / "static/js/vendor/xz-decompress.js").read_text(encoding="utf-8")
+    shipped = (built_site / "static/js/startup/vendor/xz-decompress.js").read_text(encoding="utf-8")
     npm = PYODIDE_PACKAGE.parent / "xz-decompress"
     pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["xz-decompress"]
     assert json.loads((npm / "package.json").read_text())["version"] == pinned
@@ -431,7 +431,7 @@ console.log(JSON.stringify({ nonzero, stored, restored: equal() }));
 
 @pytest.mark.adapter("snapshotMemory", "saveMemory")
 def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, tmp_path):
-    """The wasm's data segments are XORed out of the stored snapshot (site/static/js/snapshot-delta.js):
+    """The wasm's data segments are XORed out of the stored snapshot (site/static/js/startup/snapshot-delta.js):
     where the data image's bytes stay as the wasm wrote them (nearly all of them), the stored
     snapshot holds zeros, and XORing the image back in gives them back."""
     script = tmp_path / "share.mjs"

@@ -1,7 +1,7 @@
 // What the bench says about itself: Python starting, ready or failed (in readable words, the raw
 // detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
 // sim returns as codes with arguments and which are worded here in the page's language.
-import { runtimeContract } from "../sim-start.js";
+import { runtimeContract } from "../startup/sim-start.js";
 import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 

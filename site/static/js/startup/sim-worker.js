@@ -27,15 +27,15 @@
 
 import { ByteMeter } from "./sim-worker-bytes.js";
 import {
-  installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, watchFetches, withPrecompiledWasm,
+  installPackage, PYODIDE_FILES, restoreSnapshot, startPython, WasmFailure, wasmAddress, watchFetches, withPrecompiledWasm,
 } from "./pyodide-adapter.js";
 import { inflateElsewhere, inflateFetchedThere } from "./snapshot-inflate.js";
 import { keepWasm, wasmOf } from "./wasm-inflate.js";
 
 const PACKAGE = "specdec-sim";
-// The .wasm's two forms, by the names the loading message's sizes give them (sitebuild/assets.py).
-const WASM_XZ = "pyodide.asm.wasm.xz";
-const WASM_PLAIN = "pyodide.asm.wasm";
+// Pyodide's files by the names the loading message's sizes give them (the adapter's), among them
+// the .wasm's two forms.
+const { loader: LOADER, module: MODULE, wasm: WASM_PLAIN, wasmXz: WASM_XZ } = PYODIDE_FILES;
 // The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
 // both ways give Python the same one.
 const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
@@ -212,7 +212,7 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", WASM_XZ];
+  const runtimeFiles = [LOADER, MODULE, WASM_XZ];
   const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
   // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
   // a request left unanswered noted for the failure. The .wasm itself, where it comes instead of
@@ -241,11 +241,11 @@ async function start(message) {
   }, (error) => {
     throw new StartFailure("download", `${name}: ${said(error)}`);
   });
-  const { loadPyodide } = await script(message.pyodideScript, "pyodide.mjs");
+  const { loadPyodide } = await script(message.pyodideScript, LOADER);
   mark("worker-pyodide-mjs");
-  // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
+  // Not before the loader: parsing this 1.2 MB script would hold up loadPyodide, which starts the
   // wasm's download. Imported here to count its bytes; the adapter hands it to Pyodide.
-  const asm = script(message.pyodideModule, "pyodide.asm.mjs");
+  const asm = script(message.pyodideModule, MODULE);
   asm.then(() => mark("worker-asm-mjs"), () => {});
   wasm.module.then(() => mark("worker-wasm-compiled"), () => {});
   let via = "snapshot";
@@ -293,8 +293,8 @@ async function startOnce(message) {
   }
 }
 
-// The client puts the start message in the worker's name (sim-client.js says why): start from it
-// now, as this module runs, instead of waiting for the message.
+// The page puts the start message in the worker's name (sim-boot.js, workerOptions, says why):
+// start from it now, as this module runs, instead of waiting for the message.
 function selfStart() {
   let message = null;
   try {

@@ -93,13 +93,8 @@ export class SimClient {
     this.lastMark = null;
     let taken = null; // the worker sim-boot.js started for this very start message, the first time
     try {
-      // The start message rides in the worker's name too: the worker reads it as its module runs
-      // and starts at once. A message posted now is handed over only once the worker has loaded
-      // and this thread is free again, which a long page's first layout and the bench's scripts
-      // held up by 0.3 s (sim-worker.js, selfStart). The message goes as well, for a worker
-      // that cannot read its name.
       taken = this.boot.take(this.workerURL, this.startMessage);
-      this.worker = taken ? taken.worker : new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
+      this.worker = taken ? taken.worker : new Worker(this.workerURL, this.boot.workerOptions(this.startMessage));
       this.helpers = taken ? taken.helpers : this.boot.startPortWorkers(this.worker, this.startMessage);
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));

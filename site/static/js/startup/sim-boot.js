@@ -6,10 +6,10 @@
 // Its data attributes are the page's runtime settings and the runtime contract
 // (sitebuild/runtime/contract.py, written by templates/_runtime_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
-// message's field. options(settings) reads them; startMessage(options) is the message the worker
-// starts from (sim-worker.js), with the contract's names of stages, marks and failures. It starts
-// the worker with that message in its name (sim-client.js says why) and keeps what the worker says
-// until the page's client takes the worker over (take). Published as self.specdecSimBoot, the one
+// message's field. options(settings) reads them; startMessage(options), the one maker of the
+// message the worker starts from (sim-worker.js), adds the contract's names of stages, marks and
+// failures. It starts the worker with that message in its name (workerOptions) and keeps what the
+// worker says until the page's client takes the worker over (take: the same message, by value). Published as self.specdecSimBoot, the one
 // thing a classic script can share with the page's modules (sim-start.js, sim-client.js).
 "use strict";
 
@@ -92,6 +92,23 @@ self.specdecSimBoot = (() => {
     return message;
   }
 
+  // Whether two start messages are the same message: equal by value, field by field (JSON's kinds
+  // of value: the message is made of them, and is the worker's name as JSON).
+  function sameValue(a, b) {
+    if (a === b) return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  }
+
+  // The sim worker's options: a module worker with its start message in its name, which it reads
+  // as its module runs and starts at once (a message posted to it is handed over only once it has
+  // loaded and the page's thread is free again, which a long page's first layout and the bench's
+  // scripts held up by 0.3 s: sim-worker.js, selfStart). The message is posted as well, for a
+  // worker that cannot read its name.
+  const workerOptions = (message) => ({ type: "module", name: JSON.stringify(message) });
+
   // The workers the contract's `port` fields name (the snapshot's decoding worker,
   // snapshot-inflate-worker.js), each started here on the page beside the sim worker when the
   // start message names it, and the sim worker's end of a channel to it posted as {type: "port",
@@ -123,9 +140,9 @@ self.specdecSimBoot = (() => {
   let started = null;
   if (contract && settings.worker && typeof WebAssembly === "object" && typeof Worker === "function") {
     const wanted = options(settings);
-    const name = JSON.stringify(startMessage(wanted));
+    const message = startMessage(wanted);
     try {
-      const worker = new Worker(wanted.worker, { type: "module", name });
+      const worker = new Worker(wanted.worker, workerOptions(message));
       const heard = [];
       for (const kind of EVENTS) {
         worker["on" + kind] = (event) => {
@@ -133,22 +150,22 @@ self.specdecSimBoot = (() => {
           heard.push([kind, event]);
         };
       }
-      started = { worker, heard, url: wanted.worker, name, helpers: startPortWorkers(worker, JSON.parse(name)) };
+      started = { worker, heard, url: wanted.worker, message, helpers: startPortWorkers(worker, message) };
     } catch (error) {
       started = null; // the client starts its own, and reports what goes wrong then
     }
   }
 
-  // The worker started here, for a client that would start the very same one: {worker, heard,
-  // helpers} (heard: [kind, event] pairs to hand to the client's own handlers, in order; helpers:
-  // the workers started beside it), once; else null.
+  // The worker started here, for a client that would start the very same one (the same script and
+  // a start message equal by value): {worker, heard, helpers} (heard: [kind, event] pairs to hand
+  // to the client's own handlers, in order; helpers: the workers started beside it), once; else null.
   function take(workerURL, message) {
-    if (!started || workerURL !== started.url || JSON.stringify(message) !== started.name) return null;
+    if (!started || workerURL !== started.url || !sameValue(message, started.message)) return null;
     const taken = started;
     started = null;
     for (const kind of EVENTS) taken.worker["on" + kind] = null;
     return { worker: taken.worker, heard: taken.heard, helpers: taken.helpers };
   }
 
-  return { settings, contract, options, startMessage, take, startPortWorkers };
+  return { settings, contract, options, startMessage, workerOptions, take, startPortWorkers };
 })();
