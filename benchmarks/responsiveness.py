@@ -207,7 +207,7 @@ def offline(browser, site: Path, rounds: int) -> None:
     from helpers.benchpage import DEBUG_HOOKS
     from helpers.loopback import LoopbackSite
     from helpers.service_worker import KEPT
-    from sitebuild.runtime import offline as sw
+    from sitebuild.startup import offline as sw
     from sitebuild.serve import SiteHandler
 
     wait_s = int(next(line for line in sw.SOURCE.read_text().splitlines()

@@ -1,4 +1,4 @@
-"""Copy the static files and the pinned Pyodide runtime (the start-up files are sitebuild.runtime's)."""
+"""Copy the static files and the pinned Pyodide runtime (the start-up files are sitebuild.startup's)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from .errors import BuildError
 
 REPO = Path(__file__).resolve().parent.parent
 PYODIDE_PACKAGE = REPO / "node_modules" / "pyodide"
-BUILD_ADAPTER = REPO / "sitebuild" / "runtime" / "pyodide_adapter.mjs"
+BUILD_ADAPTER = REPO / "sitebuild" / "startup" / "pyodide_adapter.mjs"
 
 
 @functools.lru_cache(maxsize=None)
 def pyodide_files() -> dict:
     """Pyodide's file layout, asked of the build's adapter to Pyodide (which has it from the page's):
     {loader, module, wasm, wasmXz, lms: {name: its name in a course package}}."""
-    from .runtime.maker import node_binary
+    from .startup.maker import node_binary
 
     run = subprocess.run([node_binary(), str(BUILD_ADAPTER)], capture_output=True, text=True, cwd=REPO)
     if run.returncode != 0:
@@ -31,23 +31,24 @@ def pyodide_files() -> dict:
 # The names below are read from the adapter when first asked for (module attributes, PEP 562):
 # - PYODIDE_FILES: the files the worker starts from in the package, copied as they are (its
 #   python_stdlib.zip and pyodide-lock.json are replaced by our trimmed, precompiled stdlib and our
-#   lock, sitebuild.runtime; the rest of the npm package, types and consoles, is not served);
-# - WASM_XZ: the .xz stream of the .wasm (made by sitebuild.runtime), which the worker reads unless
+#   lock, sitebuild.startup; the rest of the npm package, types and consoles, is not served);
+# - WASM_XZ: the .xz stream of the .wasm (made by sitebuild.startup), which the worker reads unless
 #   the host sends the site's files compressed with brotli at its best quality over a fast link
 #   (site/static/js/startup/sim-boot.js): there it fetches the .wasm itself (WASM_PLAIN);
 # - PYODIDE_SITE_FILES: the files in the site's Pyodide folder, by the names the worker's loading
 #   message counts.
+LAYOUT = {
+    "PYODIDE_FILES": lambda files: (files["loader"], files["module"], files["wasm"]),
+    "WASM_XZ": lambda files: files["wasmXz"],
+    "WASM_PLAIN": lambda files: files["wasm"],
+    "PYODIDE_SITE_FILES": lambda files: (files["loader"], files["module"], files["wasm"], files["wasmXz"]),
+}
+
+
 def __getattr__(name: str):
-    files = pyodide_files()
-    layout = {
-        "PYODIDE_FILES": (files["loader"], files["module"], files["wasm"]),
-        "WASM_XZ": files["wasmXz"],
-        "WASM_PLAIN": files["wasm"],
-        "PYODIDE_SITE_FILES": (files["loader"], files["module"], files["wasm"], files["wasmXz"]),
-    }
-    if name not in layout:
+    if name not in LAYOUT:  # __path__ and the like, which the import system asks for
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return layout[name]
+    return LAYOUT[name](pyodide_files())
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
@@ -90,7 +91,7 @@ def copy_pyodide(out: Path) -> str:
     rel = f"pyodide/v{version}/"
     target = out / rel
     target.mkdir(parents=True, exist_ok=True)
-    for name in PYODIDE_FILES:
+    for name in LAYOUT["PYODIDE_FILES"](pyodide_files()):
         source = PYODIDE_PACKAGE / name
         if not source.exists():
             raise BuildError(f"{source}: missing from the Pyodide npm package")

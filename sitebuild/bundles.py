@@ -43,7 +43,7 @@ CLASSIC_ENTRIES = ("startup/sim-boot.js", "theme.js")
 # Imported by its plain name and copied as it is from npm, with its license (assets.VENDORED_JS).
 EXTERNAL = ("./vendor/xz-decompress.js",)
 # Unbundled, what the head preloads: the page's sim client, so that it takes over the worker that
-# sim-boot.js started as soon as page.js imports it (docs/architecture.md, "The runtime in the page").
+# sim-boot.js started as soon as page.js imports it (docs/architecture.md, "The start-up in the page").
 UNBUNDLED_PRELOADS = ("js/startup/sim-start.js", "js/startup/sim-client.js")
 
 
@@ -101,7 +101,7 @@ def _sheet_jobs(static: Path, sheets: dict[str, tuple[str, ...]], minify: bool) 
 
 
 def _run(jobs: list[dict]) -> tuple[dict[str, bytes], list[dict]]:
-    from .runtime.maker import node_binary
+    from .startup.maker import node_binary
 
     esbuild_version()  # installed?
     run = subprocess.run([node_binary(), str(RUNNER)], input=json.dumps(jobs), capture_output=True, text=True,

@@ -14,7 +14,7 @@ from . import frames, stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
 from .references import Sources
-from .runtime import contract, page_settings
+from .startup import contract, page_settings
 from .templating import page_environment
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ with a server that sends that table):
 
 - Pyodide's two scripts are ES modules named .mjs: served as octet-stream, a module import is
   refused. The copy gives them the names the build's adapter to Pyodide gives them for a package
-  (sitebuild/runtime/pyodide_adapter.mjs, LMS_NAMES, which says why they are what they are), and
-  the embed's runtime settings give the worker those names (the start fields pyodideScript and
+  (sitebuild/startup/pyodide_adapter.mjs, LMS_NAMES, which says why they are what they are), and
+  the embed's start-up settings give the worker those names (the start fields pyodideScript and
   pyodideModule). Pyodide's own files are copied byte for byte: the worker hands Pyodide its
   module (pyodide-adapter.js), so Pyodide's loader never imports its module by its name.
 - Pyodide's .wasm is an .xz stream of it (assets.WASM_XZ), which any type serves: the worker

@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import assets
 from ..errors import BuildError
 from ..pages import page_route
-from ..runtime import contract
+from ..startup import contract
 from . import adapt
 
 # The page's local addresses: src/href, and the runtime's addresses (the contract's url fields).

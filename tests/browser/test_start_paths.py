@@ -23,7 +23,7 @@ from corpus.sources import corpus_dir
 from sim.session import open_session
 from sitebuild.pipeline import Options, build
 from sitebuild.serve import SiteHandler
-from sitebuild.runtime.maker import compress_snapshot
+from sitebuild.startup.maker import compress_snapshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 

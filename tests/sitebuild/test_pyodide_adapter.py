@@ -1,6 +1,6 @@
 """Every use of a Pyodide, Emscripten or CPython internal sits behind one adapter per side: the
-page's (site/static/js/startup/pyodide-adapter.js), the build's (sitebuild/runtime/pyodide_adapter.mjs)
-and the Python the build runs inside Pyodide (sitebuild/runtime/in_pyodide.py). Each declares the
+page's (site/static/js/startup/pyodide-adapter.js), the build's (sitebuild/startup/pyodide_adapter.mjs)
+and the Python the build runs inside Pyodide (sitebuild/startup/in_pyodide.py). Each declares the
 internals it uses (INTERNALS); no other source file names one, and the page's worker patches each
 global at most once, in its adapter. Pyodide's file layout (PYODIDE_FILES) is named in the two
 adapters alone: the page's and the build's code ask them. Each internal of the two JavaScript
@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from sitebuild import assets
-from sitebuild.runtime import maker
+from sitebuild.startup import maker
 
 pytestmark = pytest.mark.adapter("INTERNALS")
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE_ADAPTER = "site/static/js/startup/pyodide-adapter.js"
-BUILD_ADAPTER = "sitebuild/runtime/pyodide_adapter.mjs"
-PYTHON_SIDE = "sitebuild/runtime/in_pyodide.py"
+BUILD_ADAPTER = "sitebuild/startup/pyodide_adapter.mjs"
+PYTHON_SIDE = "sitebuild/startup/in_pyodide.py"
 ADAPTERS = (PAGE_ADAPTER, BUILD_ADAPTER, PYTHON_SIDE)
 # The adapters' own unit tests, which fake the internals they test (a dlmalloc heap, line tables).
 ADAPTER_TESTS = ("tests/sitebuild/test_snapshot_memory.py", "tests/sitebuild/test_pyodide_adapter.py")
@@ -111,18 +111,18 @@ def test_each_adapter_names_what_it_declares_and_explains_each(internals):
 
 def test_no_other_source_file_names_an_internal(internals):
     files = [f for f in source_files() if f not in ADAPTERS + ADAPTER_TESTS]
-    assert any(f.endswith("sim-worker.js") for f in files) and any(f.endswith("make_runtime.mjs") for f in files)
+    assert any(f.endswith("sim-worker.js") for f in files) and any(f.endswith("make_start_files.mjs") for f in files)
     named = {name: places(name, files) for adapter in internals.values() for name in adapter}
     assert {name: where for name, where in named.items() if where} == {}
 
 
 def test_the_check_can_fail(internals, tmp_path):
     """The power check: a file that names an internal is found."""
-    stray = REPO / "sitebuild" / "runtime" / "stray_for_test.py"
+    stray = REPO / "sitebuild" / "startup" / "stray_for_test.py"
     try:
         stray.write_text("memory = pyodide.makeMemorySnapshot()\n")
-        assert places("makeMemorySnapshot", ["sitebuild/runtime/stray_for_test.py"]) == ["sitebuild/runtime/stray_for_test.py:1"]
-        assert places("_module", ["sitebuild/runtime/stray_for_test.py"]) == []  # not inside another name
+        assert places("makeMemorySnapshot", ["sitebuild/startup/stray_for_test.py"]) == ["sitebuild/startup/stray_for_test.py:1"]
+        assert places("_module", ["sitebuild/startup/stray_for_test.py"]) == []  # not inside another name
     finally:
         stray.unlink()
 

@@ -1,4 +1,4 @@
-"""The runtime contract (sitebuild/runtime/contract.py, issue 42) is declared once and read by the
+"""The start-up contract (sitebuild/startup/contract.py, issue 42) is declared once and read by the
 page's scripts: the doc's tables are made from it, the page's words cover every stage and failure
 it lists, and the worker, the client and the boot script use no name it lacks."""
 
@@ -8,7 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from sitebuild.runtime import contract
+from sitebuild.startup import contract
 
 REPO = Path(__file__).resolve().parents[2]
 JS = REPO / "site" / "static" / "js"
@@ -28,7 +28,7 @@ def table(source: str, name: str) -> dict[str, str]:
 
 def test_the_docs_tables_are_made_from_the_contract():
     doc = (REPO / "docs" / "bench-protocol.md").read_text(encoding="utf-8")
-    assert contract.written(doc) == contract.markdown(), "run: python -m sitebuild.runtime.contract --write"
+    assert contract.written(doc) == contract.markdown(), "run: python -m sitebuild.startup.contract --write"
 
 
 def test_names_are_unique_and_kinds_known():

@@ -1,4 +1,4 @@
-"""The worker's start-up files (sitebuild/runtime): the sim wheel and its lock, the trimmed
+"""The worker's start-up files (sitebuild/startup): the sim wheel and its lock, the trimmed
 precompiled stdlib, the snapshots; that making them is deterministic; that sim's imports load
 from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fails the build."""
 
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from helpers.pyodide_snapshot import ADAPTER, memory_offset, unpack_spans
 
-from sitebuild import assets, runtime
+from sitebuild import assets, startup
 from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
 from sitebuild.errors import BuildError
-from sitebuild.runtime import imports, maker, wheel
+from sitebuild.startup import imports, maker, wheel
 
 pytestmark = pytest.mark.long(45)  # it runs Pyodide in Node four times (tests/conftest.py: the order)
 
@@ -436,7 +436,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
     snapshot holds zeros, and XORing the image back in gives them back."""
     script = tmp_path / "share.mjs"
     script.write_text(DATA_IMAGE_SHARE)
-    delta_module = runtime.SNAPSHOT_DELTA.as_uri()
+    delta_module = startup.SNAPSHOT_DELTA.as_uri()
     wasm = PYODIDE_PACKAGE / "pyodide.asm.wasm"  # the site's .xz decodes to it byte for byte (above)
     for lang in ("en", "zh"):
         stored = tmp_path / f"{lang}.snapshot"
@@ -455,7 +455,7 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     (test_compressing_a_snapshot_is_a_function_of_its_bytes): compressing them again at the
     build's level would cost 6 s of CPU each and could not differ where the snapshots do not."""
     monkeypatch.setattr(maker, "compress_snapshot", bytes)  # the second making keeps them raw
-    folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
+    folder, token = startup.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
     page = (built_site / "en/specdec/index.html").read_text()
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
     assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
@@ -487,19 +487,19 @@ def test_a_build_without_snapshots_takes_the_fallbacks_files_of_one_with_them(tm
 
     wheel_file = tmp_path / "specdec_sim-0.1.0-py3-none-any.whl"
     wheel_file.write_bytes(b"wheel")
-    monkeypatch.setattr(runtime, "sim_wheel", lambda root: wheel_file)
+    monkeypatch.setattr(startup, "sim_wheel", lambda root: wheel_file)
     monkeypatch.setattr(maker, "make", make)
     models, measured = {"en": b"model", "zh": b"model"}, {"en": b"table", "zh": b"table"}
-    full, _ = runtime.start_files(models, tmp_path / "cache", measured)
-    without, _ = runtime.start_files(models, tmp_path / "cache", measured, snapshots=False)
+    full, _ = startup.start_files(models, tmp_path / "cache", measured)
+    without, _ = startup.start_files(models, tmp_path / "cache", measured, snapshots=False)
     assert made == [True]
     assert sorted(p.name for p in without.iterdir() if p.name != ".complete") == sorted([*fallback, "report.json"])
     for name in fallback:
         assert (without / name).read_bytes() == (full / name).read_bytes(), name
     report = json.loads((without / "report.json").read_text())
     assert report == {**json.loads((full / "report.json").read_text()), "snapshots": {}}
-    runtime.start_files(models, tmp_path / "empty", measured, snapshots=False)
-    runtime.start_files({"en": b"another model"}, tmp_path / "cache", {"en": b"table"}, snapshots=False)
+    startup.start_files(models, tmp_path / "empty", measured, snapshots=False)
+    startup.start_files({"en": b"another model"}, tmp_path / "cache", {"en": b"table"}, snapshots=False)
     assert made == [True, False, False]
 
 

@@ -6,7 +6,7 @@ import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 
 // The worker's start stages and the failures, by the runtime contract's names
-// (sitebuild/runtime/contract.py; a test holds these tables to it): "download" (the bytes of the
+// (sitebuild/startup/contract.py; a test holds these tables to it): "download" (the bytes of the
 // runtime's files, counted) and "start" always; the fallback adds "fallback", "package" and
 // "model". Bytes are most of the wait, so they fill 90 % of the bar and the stages after them the
 // rest, in the contract's order.

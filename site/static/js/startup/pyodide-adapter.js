@@ -6,7 +6,7 @@
 //
 // Used by the sim worker (sim-worker.js), by the snapshot's decoding (snapshot-delta.js) and,
 // through snapshot-delta.js, by the build in Node
-// (sitebuild/runtime/make_runtime.mjs). Nothing happens on import: no global is touched until a
+// (sitebuild/startup/make_start_files.mjs). Nothing happens on import: no global is touched until a
 // function below needs it.
 
 // Every internal used here, by the name that appears in the code, with the function that uses it.

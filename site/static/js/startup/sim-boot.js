@@ -1,10 +1,10 @@
 // The sim worker's start, as early as the page can make it: a classic script, the first thing in
 // <body>, which the parser runs as soon as it reaches it (once the style sheet is in, as for any
 // classic script after one). Started from a module script the worker began only once the long
-// body was parsed and first laid out (docs/architecture.md, "The runtime in the page").
+// body was parsed and first laid out (docs/architecture.md, "The start-up in the page").
 //
-// Its data attributes are the page's runtime settings and the runtime contract
-// (sitebuild/runtime/contract.py, written by templates/_runtime_data.html): each start field the
+// Its data attributes are the page's start-up settings and the start-up contract
+// (sitebuild/startup/contract.py, written by templates/_runtime_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
 // message's field. options(settings) reads them; startMessage(options), the one maker of the
 // message the worker starts from (sim-worker.js), adds the contract's names of stages, marks and
@@ -19,7 +19,7 @@ self.specdecSimBoot = (() => {
   const settings = script ? script.dataset : {};
   const contract = JSON.parse(settings.contract || "null");
 
-  // The client's options from the runtime settings (a DOMStringMap, or an object like it): each
+  // The client's options from the start-up settings (a DOMStringMap, or an object like it): each
   // start field of the contract, a JSON one parsed, an empty one null.
   function options(runtime) {
     const out = {};
@@ -46,21 +46,15 @@ self.specdecSimBoot = (() => {
 
   // Whether the page itself came in over the network at FAST_LINK bits per second or more (its
   // encoded body over the time from its first byte to its last: resource timing), and was all in
-  // before this script ran. A page from a cache (a service worker's, the browser's, or revalidated
-  // with a 304: fewer bytes on the wire than its body) says nothing of the link: there the .xz
-  // stays, which a visit after a first one has in the browser's cache.
-  // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a link at
-  // a half of that or less its decoding goes by during the download, and the .wasm itself would only
-  // add its 0.1 MB (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the 0.1 MB costs
-  // 0.02 s or less, and a start that waits for the decoding gains up to 0.25 s. A 60 kB page is in
-  // within a few milliseconds on a fast link, and scheduling on a busy machine stretches that: the
-  // line is well below the decoder's rate. TCP's first round trips keep slower links under it.
-  // A host that does not compress ahead (with gzip the .wasm itself is 3.55 MB, 0.9 MB more than
-  // the .xz) is not asked for the .wasm even on a fast link: those bytes come in sooner than the
-  // decoding would end only from about 113 Mbit/s up, and this reading cannot tell such a link
-  // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback the page reads
-  // 19-131 Mbit/s). On the loopback itself a server that gzips as it sends spends the machine's
-  // own cores on the 9.6 MB: the network benchmark's page went live in 1.13x the time taking it.
+  // before this script ran. A page from a cache (a service worker's, the browser's, or a 304) says
+  // nothing of the link: there the .xz stays, which a later visit has in its cache. The worker
+  // decodes the .xz at about 85 Mbit/s on a laptop's core: below half that, its decoding goes by
+  // during the download and the .wasm itself would only add its 0.1 MB; above it, a start that
+  // waits for the decoding gains up to 0.25 s. The line sits well below the decoder's rate, since
+  // a busy machine's scheduling stretches a 60 kB page's few milliseconds. A host that does not
+  // compress ahead is never asked (hostSendsBrotli): its gzip of the .wasm is 0.9 MB more than the
+  // .xz, which pays only from about 113 Mbit/s, and this reading cannot tell such a link from one
+  // of 20-60 Mbit/s, where it costs 0.12-0.36 s.
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];

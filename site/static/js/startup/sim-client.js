@@ -2,8 +2,8 @@
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
 // to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
-// The failure codes, the stages and the worker's messages are the runtime contract's
-// (sitebuild/runtime/contract.py, docs/bench-protocol.md); the page words each code in its
+// The failure codes, the stages and the worker's messages are the start-up contract's
+// (sitebuild/startup/contract.py, docs/bench-protocol.md); the page words each code in its
 // language (bench/status.js). A failure the contract does not list is reported as "start".
 //
 // The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
@@ -27,7 +27,7 @@ export class SimFailure extends Error {
   }
 }
 
-// sim-boot.js, the classic script that opens the page's <body>: it holds the runtime contract and
+// sim-boot.js, the classic script that opens the page's <body>: it holds the start-up contract and
 // makes the start message, and it may have started the page's worker already. Without it (its
 // file did not load) nothing starts, and the client says so as a worker that did not load. Read
 // when a client is made, not when this module runs: a module imported early (the tests' debug
@@ -35,7 +35,7 @@ export class SimFailure extends Error {
 const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
-  // `worker` is the worker's script; `start` holds the other start fields of the runtime contract
+  // `worker` is the worker's script; `start` holds the other start fields of the start-up contract
   // (sim-boot.js's options: the runtime's addresses, the snapshot's token, the page's language and
   // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)

@@ -6,7 +6,7 @@
 // {type: "failed", code, error}. It starts only when told where the runtime, package and model are:
 // by the start message, or sooner by the same message in its name (selfStart, below).
 //
-// Two ways to start (sitebuild/runtime makes the files; docs/architecture.md, "The runtime in the page"):
+// Two ways to start (sitebuild/startup makes the files; docs/architecture.md, "The start-up in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
 //    loaded and the session open: no Python start-up, no import, no model parsing here.
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
@@ -22,7 +22,7 @@
 // Every call that relies on Pyodide's or Emscripten's internals goes through pyodide-adapter.js.
 //
 // The start message's fields, the stages, the marks and the failure codes are the runtime
-// contract's (sitebuild/runtime/contract.py); the message carries the names, and the worker posts
+// contract's (sitebuild/startup/contract.py); the message carries the names, and the worker posts
 // no other.
 
 import { ByteMeter } from "./sim-worker-bytes.js";
@@ -36,7 +36,7 @@ const PACKAGE = "specdec-sim";
 // Pyodide's files by the names the loading message's sizes give them (the adapter's), among them
 // the .wasm's two forms.
 const { loader: LOADER, module: MODULE, wasm: WASM_PLAIN, wasmXz: WASM_XZ } = PYODIDE_FILES;
-// The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
+// The environment the snapshots were made with (sitebuild/startup/make_start_files.mjs), so that
 // both ways give Python the same one.
 const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 
@@ -77,7 +77,7 @@ mark("worker-evaluated");
 
 // A name the contract declares (before the start message: any).
 function declared(kind, name) {
-  if (contract && !contract[kind].includes(name)) throw new Error(`the runtime contract has no ${kind} "${name}"`);
+  if (contract && !contract[kind].includes(name)) throw new Error(`the start-up contract has no ${kind} "${name}"`);
   return name;
 }
 

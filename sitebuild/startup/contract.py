@@ -1,7 +1,7 @@
-"""The runtime contract: what the page's boot script, its client and the sim worker tell each other,
+"""The start-up contract: what the page's boot script, its client and the sim worker tell each other,
 declared once.
 
-- The start fields: the page's runtime settings. Each is one data attribute of the boot script
+- The start fields: the page's start-up settings. Each is one data attribute of the boot script
   (templates/_runtime_data.html writes them from `attributes`), one option of the page's client and,
   unless it is the page's alone, one field of the worker's start message, under one name: the
   attribute is the name in kebab case (`lockInfo` is `data-lock-info`), so the browser's dataset
@@ -184,13 +184,13 @@ def page_contract() -> dict:
 
 def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
     """The boot script's data attributes for a page: (attribute name, value, is JSON) per start
-    field, and the contract. settings: the page's runtime settings but its language (absolute or
+    field, and the contract. settings: the page's start-up settings but its language (absolute or
     page-relative addresses, per language where FIELDS says so). A JSON value is given as the value
     to write as JSON; a missing per-language value (a build without snapshots) as empty text."""
     settings = {**settings, "lang": lang}
     missing = [f.name for f in FIELDS if f.name not in settings]
     if missing:
-        raise KeyError(f"the runtime settings lack {', '.join(missing)} (sitebuild/runtime/contract.py)")
+        raise KeyError(f"the start-up settings lack {', '.join(missing)} (sitebuild/startup/contract.py)")
     out = []
     for f in FIELDS:
         value = settings[f.name]
@@ -203,8 +203,8 @@ def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
 
 # --- the doc's tables (docs/bench-protocol.md, "Transport") ------------------------------------------
 
-BEGIN = "<!-- runtime contract tables: made from sitebuild/runtime/contract.py (python -m sitebuild.runtime.contract --write); do not edit -->"
-END = "<!-- end of the runtime contract tables -->"
+BEGIN = "<!-- start-up contract tables: made from sitebuild/startup/contract.py (python -m sitebuild.startup.contract --write); do not edit -->"
+END = "<!-- end of the start-up contract tables -->"
 
 
 def with_file_names(doc: str) -> str:

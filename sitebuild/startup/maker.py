@@ -1,11 +1,11 @@
-"""Run make_runtime.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
+"""Run make_start_files.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
 
 The snapshots are stored as .xz files (`<lang>.snapshot.xz`, compress_snapshot), which the page's
 decoding worker decodes as their bytes come in, with npm xz-decompress (site/static/js/startup/snapshot-inflate.js);
 their own size is in the report (`bytes`), which the page's settings carry (the start field
 snapshotSize). The bytes depend only on the snapshot, and any static host serves them as they are.
 Each is a delta against the wasm's data segments (site/static/js/startup/snapshot-delta.js), packed
-without its long runs of zeros (site/static/js/startup/snapshot-spans.js; make_runtime.mjs writes both).
+without its long runs of zeros (site/static/js/startup/snapshot-spans.js; make_start_files.mjs writes both).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from . import imports
 from .lock import write_lock
 
 HERE = Path(__file__).resolve().parent
-SCRIPT = HERE / "make_runtime.mjs"
+SCRIPT = HERE / "make_start_files.mjs"
 HELPER = HERE / "in_pyodide.py"
 # xz (LZMA2) rather than Zstandard or gzip (issues 24 and 40): the en snapshot is 2.12 MB against
 # 2.41 MB as Zstandard at level 18 (levels 19 to 22 saved 0.3% more) and 2.97 MB as the best gzip:
@@ -122,7 +122,7 @@ def compress_snapshot(raw: bytes) -> bytes:
 
 def compress_wasm(raw: bytes) -> bytes:
     """Pyodide's .wasm as one .xz stream (WASM_XZ_FILTERS, CRC32); cached on its own
-    (sitebuild/runtime/__init__.py, wasm_stream): it depends on nothing of ours."""
+    (sitebuild/startup/__init__.py, wasm_stream): it depends on nothing of ours."""
     return lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=WASM_XZ_FILTERS)
 
 
@@ -130,7 +130,7 @@ def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:
     try:
         report = json.loads(path.read_text())
     except (OSError, ValueError):
-        report = {"error": f"make_runtime.mjs exited with {run.returncode} and wrote no report",
+        report = {"error": f"make_start_files.mjs exited with {run.returncode} and wrote no report",
                   "detail": run.stderr}
     if run.returncode != 0 or "error" in report:
         detail = (report.get("detail") or run.stderr or "").strip()[-3000:]

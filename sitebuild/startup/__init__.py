@@ -62,7 +62,7 @@ def sim_wheel(root: Path) -> Path:
     import setuptools
 
     version = wheel.project_version(REPO / "pyproject.toml")
-    key = cache.digest([*_sources(SIM, "**/*.py"), ("sitebuild/runtime/wheel.py", (HERE / "wheel.py").read_bytes()),
+    key = cache.digest([*_sources(SIM, "**/*.py"), ("sitebuild/startup/wheel.py", (HERE / "wheel.py").read_bytes()),
                         ("version", version.encode()), ("setuptools", setuptools.__version__.encode())])
     folder = cache.cached(root, "sim-wheel", key, lambda out: wheel.build_sim_wheel(SIM, version, out))
     (found,) = folder.glob("*.whl")
@@ -125,7 +125,7 @@ def _without_snapshots(made: Path, out: Path) -> None:
     (out / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
 
 
-def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
+def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
                         snapshots: bool = True) -> dict:
     """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
@@ -181,10 +181,10 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
 
 
 def page_settings(runtime: dict, root: str) -> dict:
-    """A page's runtime settings, by the contract's start fields (contract.FIELDS): addresses
+    """A page's start-up settings, by the contract's start fields (contract.FIELDS): addresses
     relative to the page (root: the way back to the site's root; the static files with their
     `?v=` versions), and per language where the contract says so.
-    runtime: write_runtime_files's, with the static files' and the models' versions (`static`,
+    runtime: write_start_files's, with the static files' and the models' versions (`static`,
     `models`: sitebuild/pipeline.py, write_runtime)."""
     pyodide = root + runtime["pyodide"]
     sizes = runtime["sizes"]

@@ -1,6 +1,6 @@
 // The build's one door to Pyodide's and Emscripten's internals (the page's is
-// site/static/js/startup/pyodide-adapter.js; the Python run inside Pyodide, sitebuild/runtime/in_pyodide.py,
-// holds the CPython internals). make_runtime.mjs calls these to make the snapshots; the build's
+// site/static/js/startup/pyodide-adapter.js; the Python run inside Pyodide, sitebuild/startup/in_pyodide.py,
+// holds the CPython internals). make_start_files.mjs calls these to make the snapshots; the build's
 // Python asks it for Pyodide's file layout (run as a script: sitebuild/assets.py, pyodide_files). Pyodide's
 // memory snapshots are private (its issues 6418, 6254, 5729), so a new Pyodide may change any of
 // this: docs/upgrading-pyodide.md lists each internal, the function here that uses it and the test
@@ -88,7 +88,7 @@ export function startPyodide(loadPyodide, { indexURL, lockFileURL, stdLibURL, en
 // The wheel's files unpacked into Python's working directory (on sys.path), as the page's snapshot
 // has them: loadPackage would also record the package's name in a JavaScript object that a
 // snapshot must find empty. Then Python's cache of directory listings is dropped: the build's
-// clock stands still (make_runtime.mjs, makeDeterministic), so a folder listed before the unpack
+// clock stands still (make_start_files.mjs, makeDeterministic), so a folder listed before the unpack
 // keeps its modification time and its cached listing, without the wheel's files. Pyodide 315
 // lists the working directory as it starts, and `import sim` then failed ("No module named
 // 'sim'"); Pyodide 314 listed it only later.
