@@ -24,7 +24,7 @@ from .lock import write_lock
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "make_start_files.mjs"
 HELPER = HERE / "in_pyodide.py"
-# xz (LZMA2) rather than Zstandard or gzip (issues 24 and 40): the en snapshot is 2.12 MB against
+# xz (LZMA2) rather than Zstandard or gzip: the en snapshot is 2.12 MB against
 # 2.41 MB as Zstandard at level 18 (levels 19 to 22 saved 0.3% more) and 2.97 MB as the best gzip:
 # 0.47 s less than Zstandard on a 5 Mbit/s link. The snapshot is wasm32's memory, words aligned on
 # 4 bytes: literals and matches coded by their place in a word (lp=2, pb=2) save 1.6% against xz's

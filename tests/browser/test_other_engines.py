@@ -1,4 +1,4 @@
-"""Readers are not all on Chromium: one smoke test per other engine (issue 24), each one launch and
+"""Readers are not all on Chromium: one smoke test per other engine, each one launch and
 one page. The bench goes live, steps once, starts Python from the snapshot, and after the server is
 stopped (the network gone) a reload goes live again from the service worker's copy and steps.
 

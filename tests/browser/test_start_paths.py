@@ -1,4 +1,4 @@
-"""How the bench's worker starts Python (issue 13): from the language's memory snapshot, or, when
+"""How the bench's worker starts Python: from the language's memory snapshot, or, when
 the snapshot is missing, broken or not this page's, from the trimmed stdlib and the sim wheel;
 and the loading message, which counts the bytes fetched and then names the stage."""
 
