@@ -211,6 +211,8 @@ def main(argv=None) -> int:
             pages += 1
             if pages == 1:
                 print(f"  the first page's marks: {got['marks']}", flush=True)
+            if pages % 50 == 0:
+                print(f"  {pages} pages, {len(stalled)} stalled (load average {os.getloadavg()[0]:.1f})", flush=True)
             if not got["done"]:
                 stalled.append(got)
                 print(f"  stalled: browser {got['browser']} page {got['page']}: last marks {got['marks'][-3:]}, "
