@@ -127,7 +127,7 @@ def _without_snapshots(made: Path, out: Path) -> None:
 
 def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
                         snapshots: bool = True) -> dict:
-    """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
+    """Copy Pyodide and the start files into the site; return the start-up files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots

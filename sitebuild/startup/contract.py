@@ -97,7 +97,7 @@ FIELDS = (
 )
 
 STAGES = (
-    Stage("download", "worker", "the runtime's files are coming in (`loaded` and `total` count their bytes)",
+    Stage("download", "worker", "Pyodide's files and the start-up files are coming in (`loaded` and `total` count their bytes)",
           "b_loading_download"),
     Stage("start", "worker", "every byte is in: Python is starting", "b_loading_start"),
     Stage("fallback", "worker", "the snapshot is missing or refused (`reason`): Python starts the slower way",

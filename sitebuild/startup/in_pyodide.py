@@ -7,7 +7,7 @@ It finds the standard-library modules the page needs and compiles them for the t
     fails the build, before any reader runs it;
   - every module the session's commands import while they run, by using each as the page
     does (exercise).
-Pyodide's own compiler writes the .pyc files, so their magic number is the runtime's.
+Pyodide's own compiler writes the .pyc files, so their magic number is Pyodide's Python's.
 
 The survey functions import nothing themselves (sys and gc are built in), so that the list
 holds what the page needs and not what this helper uses; write_pyc_zip runs after the survey.

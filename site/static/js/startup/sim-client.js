@@ -36,7 +36,7 @@ const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
   // `worker` is the worker's script; `start` holds the other start fields of the start-up contract
-  // (sim-boot.js's options: the runtime's addresses, the snapshot's token, the page's language and
+  // (sim-boot.js's options: the addresses of Pyodide and the start-up files, the snapshot's token, the page's language and
   // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
   // each status (see listen). autostart: false leaves start() to the caller.
@@ -59,7 +59,7 @@ export class SimClient {
   }
 
   // Another status listener; it hears the latest status at once. Statuses:
-  // {state: "loading", stage, loaded?, total?} (bytes of the runtime's files so far and in all),
+  // {state: "loading", stage, loaded?, total?} (bytes of the start's files so far and in all),
   // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
   listen(onStatus) {
     this.listeners.push(onStatus);

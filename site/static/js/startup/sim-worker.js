@@ -21,7 +21,7 @@
 // fails at once on either way, with no fallback: the fallback needs the same .wasm.
 // Every call that relies on Pyodide's or Emscripten's internals goes through pyodide-adapter.js.
 //
-// The start message's fields, the stages, the marks and the failure codes are the runtime
+// The start message's fields, the stages, the marks and the failure codes are the start-up
 // contract's (sitebuild/startup/contract.py); the message carries the names, and the worker posts
 // no other.
 
@@ -212,8 +212,8 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = [LOADER, MODULE, WASM_XZ];
-  const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
+  const pyodideFiles = [LOADER, MODULE, WASM_XZ];
+  const wheelFiles = [...pyodideFiles, "stdlib", "lock", "wheel", "model"];
   // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
   // a request left unanswered noted for the failure. The .wasm itself, where it comes instead of
   // the .xz (message.wasmPlain: wasm-inflate.js), counts as the .xz would: its bytes as they are
@@ -225,7 +225,7 @@ async function start(message) {
     failed: (url, error) => { unanswered ||= `${url}: ${said(error)}`; },
   });
   const fromSnapshot = Boolean(message.snapshot && message.lockInfo);
-  meter.plan(fromSnapshot ? [...runtimeFiles, "snapshot"] : wheelFiles);
+  meter.plan(fromSnapshot ? [...pyodideFiles, "snapshot"] : wheelFiles);
   // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
   // Then the snapshot, downloaded and decoded by the page's decoding worker (decodeSnapshot).
   const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache, message.wasmPlain);
