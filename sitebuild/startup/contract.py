@@ -2,7 +2,7 @@
 declared once.
 
 - The start fields: the page's start-up settings. Each is one data attribute of the boot script
-  (templates/_runtime_data.html writes them from `attributes`), one option of the page's client and,
+  (templates/_startup_data.html writes them from `attributes`), one option of the page's client and,
   unless it is the page's alone, one field of the worker's start message, under one name: the
   attribute is the name in kebab case (`lockInfo` is `data-lock-info`), so the browser's dataset
   gives the name back.

@@ -4,7 +4,7 @@
 // body was parsed and first laid out (docs/architecture.md, "The start-up in the page").
 //
 // Its data attributes are the page's start-up settings and the start-up contract
-// (sitebuild/startup/contract.py, written by templates/_runtime_data.html): each start field the
+// (sitebuild/startup/contract.py, written by templates/_startup_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
 // message's field. options(settings) reads them; startMessage(options), the one maker of the
 // message the worker starts from (sim-worker.js), adds the contract's names of stages, marks and

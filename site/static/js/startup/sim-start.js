@@ -9,7 +9,7 @@ import { SimClient } from "./sim-client.js";
 const boot = () => self.specdecSimBoot;
 let client = null;
 
-// The page's start-up settings (templates/_runtime_data.html), as sim-boot.js read them.
+// The page's start-up settings (templates/_startup_data.html), as sim-boot.js read them.
 export const runtimeSettings = () => (boot() ? boot().settings : {});
 
 // The start-up contract (sitebuild/startup/contract.py: its page_contract), as sim-boot.js read it.
