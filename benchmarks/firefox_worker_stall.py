@@ -21,8 +21,9 @@ is DIR's en/specdec/, served with caching off and service workers off in Firefox
 start is a first visit (the sim worker's .wasm and snapshot fetched, the snapshot's decoding worker
 started by the page and handed over). A page is "done" when the sim worker is ready (its mark
 specdec:worker-ready); a start that went quiet and was started again in a fresh worker (the mark
-specdec:stage-restarted: site/static/js/start/sim-client.js) counts as stalled, as does one not
-ready in 60 s.
+specdec:stage-restarted: site/static/js/startup/sim-client.js) counts as stalled, as does one not
+ready in 60 s. Measured: 0 of 300 starts stalled, twice (Firefox ESR 153.8, 2 cores shared with
+other work at load average 11-25), where the nested case stalled 5 of 300 in the same conditions.
 
     .venv/bin/python benchmarks/firefox_worker_stall.py [--browsers 30] [--pages 10] [--from-page | --site DIR]
 
