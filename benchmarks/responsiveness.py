@@ -130,7 +130,7 @@ QUIET = """async ([snapshot]) => {
 }""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 GRACE = """async () => {
-  const { inflateElsewhere, GRACE_MS } = await import(new URL('/static/js/snapshot-inflate.js', location.href).href);
+  const { inflateElsewhere, GRACE_MS } = await import(new URL('/static/js/startup/snapshot-inflate.js', location.href).href);
   const bytes = new Uint8Array(1 << 20).map((_, i) => (i * 7919) % 251);
   const silent = class { postMessage() {} terminate() {} };
   const failing = class extends silent { postMessage() { setTimeout(() => this.onerror({ preventDefault() {} }), 0); } };
@@ -207,7 +207,7 @@ def offline(browser, site: Path, rounds: int) -> None:
     from helpers.benchpage import DEBUG_HOOKS
     from helpers.loopback import LoopbackSite
     from helpers.service_worker import KEPT
-    from sitebuild.runtime import offline as sw
+    from sitebuild.startup import offline as sw
     from sitebuild.serve import SiteHandler
 
     wait_s = int(next(line for line in sw.SOURCE.read_text().splitlines()

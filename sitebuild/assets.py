@@ -1,41 +1,63 @@
-"""Copy the static files and the pinned Pyodide runtime (the start-up files are sitebuild.runtime's)."""
+"""Copy the static files and the pinned Pyodide runtime (the start-up files are sitebuild.startup's)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 from .errors import BuildError
 
 REPO = Path(__file__).resolve().parent.parent
 PYODIDE_PACKAGE = REPO / "node_modules" / "pyodide"
-# The runtime files the worker starts from in the package. Its python_stdlib.zip and pyodide-lock.json
-# are replaced by our trimmed, precompiled stdlib and our lock (sitebuild.runtime); the rest of the
-# npm package (types, consoles) is not served.
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-)
-# Copied as they are; the .wasm is also served as an .xz stream of it (WASM_XZ, made by
-# sitebuild.runtime), which the worker reads unless the host sends the site's files compressed with
-# brotli at its best quality over a fast link (site/static/js/sim-boot.js): there it fetches the
-# .wasm itself (WASM_PLAIN).
-WASM_XZ = "pyodide.asm.wasm.xz"
-WASM_PLAIN = PYODIDE_FILES[2]
-# The runtime's files in the site's Pyodide folder, by the names the worker's loading message counts.
-PYODIDE_SITE_FILES = (*PYODIDE_FILES, WASM_XZ)
+BUILD_ADAPTER = REPO / "sitebuild" / "startup" / "pyodide_adapter.mjs"
+
+
+@functools.lru_cache(maxsize=None)
+def pyodide_files() -> dict:
+    """Pyodide's file layout, asked of the build's adapter to Pyodide (which has it from the page's):
+    {loader, module, wasm, wasmXz, lms: {name: its name in a course package}}."""
+    from .startup.maker import node_binary
+
+    run = subprocess.run([node_binary(), str(BUILD_ADAPTER)], capture_output=True, text=True, cwd=REPO)
+    if run.returncode != 0:
+        raise BuildError(f"{BUILD_ADAPTER.relative_to(REPO)} did not say Pyodide's file layout: {run.stderr.strip()[-500:]}")
+    return json.loads(run.stdout)
+
+
+# The names below are read from the adapter when first asked for (module attributes, PEP 562):
+# - PYODIDE_FILES: the files the worker starts from in the package, copied as they are (its
+#   python_stdlib.zip and pyodide-lock.json are replaced by our trimmed, precompiled stdlib and our
+#   lock, sitebuild.startup; the rest of the npm package, types and consoles, is not served);
+# - WASM_XZ: the .xz stream of the .wasm (made by sitebuild.startup), which the worker reads unless
+#   the host sends the site's files compressed with brotli at its best quality over a fast link
+#   (site/static/js/startup/sim-boot.js): there it fetches the .wasm itself (WASM_PLAIN);
+# - PYODIDE_SITE_FILES: the files in the site's Pyodide folder, by the names the worker's loading
+#   message counts.
+LAYOUT = {
+    "PYODIDE_FILES": lambda files: (files["loader"], files["module"], files["wasm"]),
+    "WASM_XZ": lambda files: files["wasmXz"],
+    "WASM_PLAIN": lambda files: files["wasm"],
+    "PYODIDE_SITE_FILES": lambda files: (files["loader"], files["module"], files["wasm"], files["wasmXz"]),
+}
+
+
+def __getattr__(name: str):
+    if name not in LAYOUT:  # __path__ and the like, which the import system asks for
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return LAYOUT[name](pyodide_files())
 
 
 # JavaScript from npm packages (pinned in package.json) that the page's scripts import, copied
-# under static/js/vendor/ with the package's license on top: xz-decompress decodes the snapshots
-# and the .wasm (site/static/js/snapshot-inflate.js, wasm-inflate.js). Each is the package's file
+# under static/js/startup/vendor/ with the package's license on top: xz-decompress decodes the snapshots
+# and the .wasm (site/static/js/startup/snapshot-inflate.js, wasm-inflate.js). Each is the package's file
 # and, for a CommonJS (UMD) file, the names it exports as an ES module (the page imports modules
 # only): it is given a `module` object to fill, as Node would, and its exports are exported by name.
 VENDORED_JS = {
-    "vendor/xz-decompress.js": ("xz-decompress", "dist/package/xz-decompress.min.js", ("XzReadableStream",)),
+    "startup/vendor/xz-decompress.js": ("xz-decompress", "dist/package/xz-decompress.min.js", ("XzReadableStream",)),
 }
 # What a CommonJS file gets around it. Its `require` answers every name with an empty object:
 # xz-decompress asks for Node's "stream/web" and uses it only where there is no global
@@ -69,7 +91,7 @@ def copy_pyodide(out: Path) -> str:
     rel = f"pyodide/v{version}/"
     target = out / rel
     target.mkdir(parents=True, exist_ok=True)
-    for name in PYODIDE_FILES:
+    for name in LAYOUT["PYODIDE_FILES"](pyodide_files()):
         source = PYODIDE_PACKAGE / name
         if not source.exists():
             raise BuildError(f"{source}: missing from the Pyodide npm package")

@@ -39,13 +39,13 @@ RUNNER = Path(__file__).with_name("esbuild.mjs")
 ESBUILD_PACKAGE = REPO / "node_modules" / "esbuild"
 JS = "js"  # under site/static/ and the site's /static/
 PAGE_ENTRIES = ("page.js", "embed.js", "progress.js", "bench/debug.js")  # progress.js: the course launcher's
-WORKER_ENTRIES = ("sim-worker.js", "snapshot-inflate-worker.js", "snapshot-inflate.js")
-CLASSIC_ENTRIES = ("sim-boot.js", "link-state.js", "theme.js")
+WORKER_ENTRIES = ("startup/sim-worker.js", "startup/snapshot-inflate-worker.js", "startup/snapshot-inflate.js")
+CLASSIC_ENTRIES = ("startup/sim-boot.js", "link-state.js", "theme.js")
 # Imported by its plain name and copied as it is from npm, with its license (assets.VENDORED_JS).
 EXTERNAL = ("./vendor/xz-decompress.js",)
 # Unbundled, what the head preloads: the page's sim client, so that it takes over the worker that
-# sim-boot.js started as soon as page.js imports it (docs/architecture.md, "The runtime in the page").
-UNBUNDLED_PRELOADS = ("js/sim-start.js", "js/sim-client.js")
+# sim-boot.js started as soon as page.js imports it (docs/architecture.md, "The start-up in the page").
+UNBUNDLED_PRELOADS = ("js/startup/sim-start.js", "js/startup/sim-client.js")
 
 
 @dataclass
@@ -102,7 +102,7 @@ def _sheet_jobs(static: Path, sheets: dict[str, tuple[str, ...]], minify: bool) 
 
 
 def _run(jobs: list[dict]) -> tuple[dict[str, bytes], list[dict]]:
-    from .runtime.maker import node_binary
+    from .startup.maker import node_binary
 
     esbuild_version()  # installed?
     run = subprocess.run([node_binary(), str(RUNNER)], input=json.dumps(jobs), capture_output=True, text=True,

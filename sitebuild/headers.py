@@ -10,7 +10,7 @@ site, read from the folder as built, so every file a build step adds is covered 
 
 Two folders never change a file under its name, so browsers may keep their files for a year
 without asking again (`immutable`): /py/, whose runtime files carry their content's hash in
-their names (sitebuild/runtime), and /pyodide/, which holds one pinned release per version
+their names (sitebuild/startup), and /pyodide/, which holds one pinned release per version
 folder. A repeat visit then takes the 20 MB of runtime from the cache without a round trip per
 file. The pages and /static/ (whose modules import each other by plain names) are revalidated.
 """

@@ -14,7 +14,7 @@ from . import frames, stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
 from .references import Sources
-from .runtime import contract, page_settings
+from .startup import contract, page_settings
 from .templating import page_environment
 
 REPO = Path(__file__).resolve().parent.parent
@@ -115,7 +115,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         # The embed's link to the full page: relative when there is no address to give.
         page_url=canonical or route.root + page_route(lang, False).path,
         # The boot script's data attributes: the runtime's start fields and the contract.
-        runtime_attributes=contract.attributes(page_settings(site["runtime"], route.root), lang),
+        startup_attributes=contract.attributes(page_settings(site["runtime"], route.root), lang),
         **site,
     )
 

@@ -83,12 +83,12 @@ class RuntimeMaker:
         self.thread.start()
 
     def _make(self, model_bytes: dict, measured: dict, snapshots: bool) -> None:
-        from . import runtime  # runs Pyodide in Node when its cache misses: not needed for step 2
+        from . import startup  # runs Pyodide in Node when its cache misses: not needed for step 2
 
         started, cpu, children = time.perf_counter(), time.thread_time(), children_cpu()
         try:
             with self._one_at_a_time:
-                runtime.start_files(model_bytes, runtime.cache_root(), measured, snapshots)
+                startup.start_files(model_bytes, startup.cache_root(), measured, snapshots)
         except BaseException as err:  # noqa: BLE001 - raised again in the build's own thread by wait()
             self.error = err
         self.seconds = time.perf_counter() - started
@@ -109,7 +109,7 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
     measured: per language, the readout table the snapshots' sessions open with; snapshots=False:
     none made (`--runtime=wheel`); bundled: the scripts bundled by esbuild (else as written)."""
-    from . import runtime
+    from . import startup
 
     static = site / "static"
     sheets = stylesheets.sheets(static)  # each kind of page's one sheet, checked before any work
@@ -118,7 +118,7 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     published = bundles.write(static, stage, sheets, bundled)
     static_versions |= published.versions
     model_bytes, measured_bytes = _runtime_inputs(models, measured)
-    python = runtime.write_runtime_files(stage, model_bytes, measured_bytes, snapshots)
+    python = startup.write_start_files(stage, model_bytes, measured_bytes, snapshots)
     (stage / "models").mkdir()
     model_versions = {}
     for lang, data in model_bytes.items():
@@ -147,7 +147,7 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         return Result(out, True, seconds, [], f"up to date: {out} ({seconds:.2f} s)")
 
     from . import course, headers, pages, render
-    from .runtime import offline
+    from .startup import offline
 
     # A failure in prepare is reported at once; a maker already started finishes on its own
     # (its files are cached for the next build; build.py's process ends when it has).

@@ -46,9 +46,9 @@ TESTS = [
 # Where each adapter function lives, for the report.
 # (in_pyodide.py: the functions its INTERNALS name; its others are the survey's own.)
 ADAPTERS = {
-    "site/static/js/pyodide-adapter.js": re.compile(r"^export (?:async )?function (\w+)", re.M),
-    "sitebuild/runtime/pyodide_adapter.mjs": re.compile(r"^export function (\w+)", re.M),
-    "sitebuild/runtime/in_pyodide.py": re.compile(r'^    "[^"]+": "(\w+):', re.M),
+    "site/static/js/startup/pyodide-adapter.js": re.compile(r"^export (?:async )?function (\w+)", re.M),
+    "sitebuild/startup/pyodide_adapter.mjs": re.compile(r"^export function (\w+)", re.M),
+    "sitebuild/startup/in_pyodide.py": re.compile(r'^    "[^"]+": "(\w+):', re.M),
 }
 NO_FUNCTION = "(Pyodide's Python)"
 

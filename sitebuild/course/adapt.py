@@ -9,12 +9,12 @@ and what the copy does about it (checked in Chromium by tests/browser/test_cours
 with a server that sends that table):
 
 - Pyodide's two scripts are ES modules named .mjs: served as octet-stream, a module import is
-  refused. The copy names them `<name>.js` (pyodide.mjs.js, pyodide.asm.mjs.js: Pyodide tells its
-  own stack frames by the text "pyodide.asm.mjs" in their file's name, which this keeps), and the
-  embed's runtime settings give the worker those names (the start fields pyodideScript and
+  refused. The copy gives them the names the build's adapter to Pyodide gives them for a package
+  (sitebuild/startup/pyodide_adapter.mjs, LMS_NAMES, which says why they are what they are), and
+  the embed's start-up settings give the worker those names (the start fields pyodideScript and
   pyodideModule). Pyodide's own files are copied byte for byte: the worker hands Pyodide its
-  module (pyodide-adapter.js), so pyodide.mjs never imports pyodide.asm.mjs by its name.
-- Pyodide's .wasm is an .xz stream of it (pyodide.asm.wasm.xz), which any type serves: the worker
+  module (pyodide-adapter.js), so Pyodide's loader never imports its module by its name.
+- Pyodide's .wasm is an .xz stream of it (assets.WASM_XZ), which any type serves: the worker
   decodes it and hands the compile the bytes as application/wasm itself (wasm-inflate.js), then
   hands Pyodide that module: the same worker as the site's.
 - The service worker: the page registers it only if the page names one (data-service-worker);
@@ -39,11 +39,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import assets
 from ..errors import BuildError
 
 FIX = "update sitebuild/course/adapt.py to the new text (see its notes on why each rewrite is there)"
-# Pyodide's scripts under a name an LMS serves as JavaScript (the docstring says why this one).
-RENAMED = {"pyodide.mjs": "pyodide.mjs.js", "pyodide.asm.mjs": "pyodide.asm.mjs.js"}
+
+
+def renamed() -> dict[str, str]:
+    """Pyodide's scripts, each with the name an LMS serves as JavaScript (the docstring says why)."""
+    return assets.pyodide_files()["lms"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ def embed_page(hosted: bool) -> list[Rewrite]:
         Rewrite(r'<a href="[^"]*"( target="_blank" rel="noopener" class="embed__full") data-page="[^"]*"',
                 r'<a hidden\1 data-page=""', 1, "the link to the full page is hidden (no full page here)")]
     scripts = [Rewrite(rf'( data-pyodide-(?:script|module)="[^"]*/){re.escape(old)}"', rf'\g<1>{new}"', 1,
-                       f"the worker imports {old} as {new}") for old, new in RENAMED.items()]
+                       f"the worker imports {old} as {new}") for old, new in renamed().items()]
     return [Rewrite(r' data-service-worker="[^"]*"', ' data-service-worker=""', 1, "no service worker in the package"),
             *scripts,
             Rewrite(r' data-wasm-cache="[^"]*"', ' data-wasm-cache=""', 1, "the worker keeps nothing beside the LMS"),

@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import assets
 from ..errors import BuildError
 from ..pages import page_route
-from ..runtime import contract
+from ..startup import contract
 from . import adapt
 
 # The page's local addresses: src/href, and the runtime's addresses (the contract's url fields).
@@ -87,11 +87,11 @@ def package_files(site: Path, lang: str, hosted: bool) -> dict[str, bytes]:
         name = posixpath.basename(rel)
         if rel == embed_path(lang):
             data = adapted_page(site, lang, hosted).encode("utf-8")
-        if name in adapt.RENAMED:
-            rel = posixpath.join(posixpath.dirname(rel), adapt.RENAMED[name])
+        if name in adapt.renamed():
+            rel = posixpath.join(posixpath.dirname(rel), adapt.renamed()[name])
         files[rel] = data
-    if "static/js/sim-worker.js" not in files:
-        raise BuildError(f"the course package found no static/js/sim-worker.js among the files {embed_path(lang)} loads")
+    if "static/js/startup/sim-worker.js" not in files:
+        raise BuildError(f"the course package found no static/js/startup/sim-worker.js among the files {embed_path(lang)} loads")
     mjs = [rel for rel in files if rel.endswith(".mjs")]
     if mjs:
         raise BuildError(f"the course package would hold {', '.join(mjs)}: an LMS serves .mjs as "

@@ -60,7 +60,7 @@ class SharedContexts:
     folder), as a reader's browser is: unlike an incognito context, it keeps V8's code cache, so
     later starts also reuse the compiled JavaScript and WebAssembly (measured: 2.5 to 3 s of CPU
     per start instead of 4.2 to 4.8 s). The site keeps one thing in storage, the decoded .wasm
-    (site/static/js/wasm-inflate.js), which later pages in a context compile, as a reader's later
+    (site/static/js/startup/wasm-inflate.js), which later pages in a context compile, as a reader's later
     visits do: a test that routes the runtime's .wasm opens its page in a context of its own
     (fresh_page). Options a page can take alone (viewport, reduced motion, colour scheme) are set on
     the page; routes go on the page too (page.route), never on a shared context."""

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from corpus.sources import corpus_dir
-from sitebuild.runtime import CACHE_ENV, cache_root
+from sitebuild.startup import CACHE_ENV, cache_root
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
 

@@ -1,5 +1,5 @@
-"""Offline after one visit (issue 24): the site's service worker (sitebuild/runtime/service_worker.js,
-written to /sw.js by sitebuild/runtime/offline.py) keeps one build's files, checked by their hashes.
+"""Offline after one visit (issue 24): the site's service worker (sitebuild/startup/service_worker.js,
+written to /sw.js by sitebuild/startup/offline.py) keeps one build's files, checked by their hashes.
 
 - A reader who opened the page once reloads it with the network off: the bench goes live from the
   snapshot and steps. So does a reload on a connection that takes requests and answers none (a
@@ -30,8 +30,8 @@ from helpers.course_host import course_page, course_site
 from helpers.loopback import LoopbackSite
 from helpers.service_worker import KEPT
 
-from sitebuild import assets, runtime
-from sitebuild.runtime import offline
+from sitebuild import assets, startup
+from sitebuild.startup import offline
 from sitebuild.serve import SiteHandler
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(40), pytest.mark.adapter("restoreSnapshot", "watchFetches")]
@@ -95,7 +95,7 @@ def reload_live_and_step(page, steps: int):
 def test_after_one_visit_the_page_and_its_bench_work_offline(browser, built_site):
     """After one visit: a reload on a connection that takes requests and answers none (the
     service worker asks the network, and serves its copy once the network has kept the page
-    waiting NETWORK_WAIT_MS, sitebuild/runtime/service_worker.js), then one with the network off; each goes live from the snapshot and
+    waiting NETWORK_WAIT_MS, sitebuild/startup/service_worker.js), then one with the network off; each goes live from the snapshot and
     steps. The silent reload is live and stepped while every request the server took in the
     silence, the page's own among them, is still held: the copy did not wait for the network to
     answer or fail. (How long the reload took: benchmarks/responsiveness.py.)"""
@@ -180,7 +180,7 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
         page, _ = live_once(context, url)
         address = page.evaluate(WASM_ADDRESS)
         original = (assets.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
-        kept = page.evaluate(KEPT_WASM, [runtime.WASM_CACHE, address])
+        kept = page.evaluate(KEPT_WASM, [startup.WASM_CACHE, address])
         assert kept == [len(original), hashlib.sha256(original).hexdigest(), "application/wasm"], kept
         page.close()
         later = context.new_page()
@@ -192,7 +192,7 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
         assert not [u for u in later_asked if u.split("?")[0].endswith("/pyodide.asm.wasm.xz")], later_asked
         later.evaluate("""([name, url]) => caches.open(name).then((cache) =>
             cache.put(url, new Response(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1]), { headers: { "Content-Type": "application/wasm" } })))""",
-                       [runtime.WASM_CACHE, address])
+                       [startup.WASM_CACHE, address])
         later.close()
         broken = context.new_page()
         asked = []
@@ -200,9 +200,9 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
         broken.goto(url)
         broken.wait_for_selector("#b .b-status[data-state=failed]", timeout=PYODIDE_TIMEOUT_MS)
         raw = broken.locator("#b .b-status__raw").text_content()
-        assert raw.startswith("wasm: ") and f'its copy kept in Cache Storage "{runtime.WASM_CACHE}"' in raw, raw
+        assert raw.startswith("wasm: ") and f'its copy kept in Cache Storage "{startup.WASM_CACHE}"' in raw, raw
         assert broken.evaluate("([name, url]) => caches.open(name).then((cache) => cache.match(url)).then((r) => r === undefined)",
-                               [runtime.WASM_CACHE, address])
+                               [startup.WASM_CACHE, address])
         broken.locator("#b .b-retry").click()
         broken.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
         assert [u for u in asked if u.split("?")[0].endswith("/pyodide.asm.wasm.xz")], asked
@@ -224,7 +224,7 @@ def rebuild_in_place(site):
     worker (whose ?v= version the pages carry) get new bytes; the pages and sw.js follow."""
     marker = "\n// build B\n"
     changed = {}
-    for rel in (bench_module(site), "static/js/sim-worker.js"):
+    for rel in (bench_module(site), "static/js/startup/sim-worker.js"):
         path = site / rel
         old = assets.short_hash(path.read_bytes())
         path.write_bytes(path.read_bytes() + marker.encode())

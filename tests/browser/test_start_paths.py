@@ -1,4 +1,4 @@
-"""How the bench's worker starts Python (issue 13): from the language's memory snapshot, or, when
+"""How the bench's worker starts Python: from the language's memory snapshot, or, when
 the snapshot is missing, broken or not this page's, from the trimmed stdlib and the sim wheel;
 and the loading message, which counts the bytes fetched and then names the stage."""
 
@@ -23,7 +23,7 @@ from corpus.sources import corpus_dir
 from sim.session import open_session
 from sitebuild.pipeline import Options, build
 from sitebuild.serve import SiteHandler
-from sitebuild.runtime.maker import compress_snapshot
+from sitebuild.startup.maker import compress_snapshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
@@ -511,7 +511,7 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
 BY_HAND = """async ([prefix, how]) => {
   const { startSim } = await import(SIM_START);
   const { startMessage: message, workerURL } = startSim(self.specdecSimBoot.settings, { autostart: false });
-  const worker = new Worker(workerURL, how === 'name' ? { type: 'module', name: JSON.stringify(message) } : { type: 'module' });
+  const worker = new Worker(workerURL, how === 'name' ? self.specdecSimBoot.workerOptions(message) : { type: 'module' });
   const helpers = self.specdecSimBoot.startPortWorkers(worker, message); // the snapshot's decoder, as the page's client starts it
   const replies = [];
   let ready = null;
@@ -577,7 +577,7 @@ def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
 # worker can be started; a stream that is not .xz read as it is; a broken one rejected. The same
 # bytes every way.
 INFLATE = """async ([frame]) => {
-  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const url = new URL('static/js/startup/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere, GRACE_MS } = await import(url);
   const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   const stream = (bytes) => new Blob([bytes]).stream();
@@ -598,7 +598,7 @@ INFLATE = """async ([frame]) => {
 # by the test (Playwright's): the stub's load error and the grace period (GRACE_MS) come only when
 # the test runs the clock.
 LATE = """async ([frame, name]) => {
-  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const url = new URL('static/js/startup/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere } = await import(url);
   const raw = new Uint8Array(3 << 20).map((_, i) => (i * 7919) % 251);
   const xz = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
@@ -683,7 +683,7 @@ FETCHED_THERE = """async () => {
 # A decoding worker that downloads and then never answers: null once the grace period has passed
 # on the page's clock (held by the test), not before.
 SILENT_THERE = """async () => {
-  const { inflateFetchedThere } = await import(new URL('static/js/snapshot-inflate.js', document.baseURI).href);
+  const { inflateFetchedThere } = await import(new URL('static/js/startup/snapshot-inflate.js', document.baseURI).href);
   const silent = new MessageChannel();
   silent.port2.onmessage = ({ data }) => {
     if (!data.download) return;
@@ -709,7 +709,7 @@ def test_the_decoding_worker_downloads_and_decodes_the_snapshot_or_gives_it_up(b
         quiet.clock.install()
         quiet.goto(site_url)
         grace = quiet.evaluate(
-            "async () => (await import(new URL('static/js/snapshot-inflate.js', document.baseURI).href)).GRACE_MS")
+            "async () => (await import(new URL('static/js/startup/snapshot-inflate.js', document.baseURI).href)).GRACE_MS")
         hold_clock(quiet)
         quiet.evaluate(SILENT_THERE)
         until(quiet, "() => window.silentThere.counted === 5")
@@ -727,7 +727,7 @@ def test_the_decoding_worker_downloads_and_decodes_the_snapshot_or_gives_it_up(b
 # snapshot (the built one's header, then 1 MB of memory) whose first bytes are XORed with it, as
 # the build stores them. A .wasm that could not be read fails the snapshot, with its reason.
 UNDO_DELTA = """async ([frame, wasm64, snapshot64]) => {
-  const url = new URL('static/js/snapshot-inflate.js', document.baseURI).href;
+  const url = new URL('static/js/startup/snapshot-inflate.js', document.baseURI).href;
   const { inflateElsewhere } = await import(url);
   const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const xz = bytes(frame), wasm = bytes(wasm64).buffer, snapshot = bytes(snapshot64);

@@ -1,5 +1,5 @@
 """Where the memory lies inside a Pyodide memory snapshot, as the page's adapter reads it
-(site/static/js/pyodide-adapter.js, snapshotMemory): tests that build or inspect a snapshot ask it,
+(site/static/js/startup/pyodide-adapter.js, snapshotMemory): tests that build or inspect a snapshot ask it,
 so that no test holds a copy of Pyodide's snapshot format."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-ADAPTER = Path(__file__).resolve().parents[2] / "site" / "static" / "js" / "pyodide-adapter.js"
+ADAPTER = Path(__file__).resolve().parents[2] / "site" / "static" / "js" / "startup" / "pyodide-adapter.js"
 
 READ = """
 import fs from "node:fs";
@@ -34,7 +34,7 @@ def memory_offset(snapshot: bytes) -> int:
 
 
 def unpack_spans(packed: bytes) -> bytes:
-    """A snapshot packed as spans (site/static/js/snapshot-spans.js: "SPNS", the snapshot's size,
+    """A snapshot packed as spans (site/static/js/startup/snapshot-spans.js: "SPNS", the snapshot's size,
     the count, each span's offset and length, as little-endian u32, then the spans' bytes) as the
     snapshot it holds: written here from the format's description, to check the build's packing
     and the page's unpacking."""

@@ -21,7 +21,7 @@ def test_pyodide_is_self_hosted_under_a_versioned_path(built_site):
     runtime = list(built_site.glob("pyodide/v*/pyodide.asm.wasm.xz"))
     assert len(runtime) == 1
     assert len(list(built_site.glob("pyodide/v*/pyodide.asm.wasm"))) == 1  # for a host that sends brotli
-    # the worker's start-up files (sitebuild/runtime): tests/sitebuild/test_runtime_files.py checks them
+    # the worker's start-up files (sitebuild/startup): tests/sitebuild/test_runtime_files.py checks them
     assert len(list(built_site.glob("py/python_stdlib.*.zip"))) == 1
     assert len(list(built_site.glob("py/sim.*/specdec_sim-*.whl"))) == 1
     for lang in ("en", "zh"):

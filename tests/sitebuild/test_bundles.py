@@ -29,7 +29,7 @@ def published_scripts(site: Path) -> set[str]:
 def test_the_entries_chunks_and_the_vendored_decoder_are_all_that_is_published(built_site):
     chunks = {name for name in published_scripts(built_site) if re.fullmatch(r"chunk-\w{8}\.js", name)}
     assert chunks, "no chunk: the page's entries share nothing"
-    assert published_scripts(built_site) == set(ENTRIES) | chunks | {"vendor/xz-decompress.js"}
+    assert published_scripts(built_site) == set(ENTRIES) | chunks | {"startup/vendor/xz-decompress.js"}
 
 
 @pytest.mark.parametrize("name", ENTRIES)
@@ -63,7 +63,7 @@ def test_every_script_source_is_in_a_bundle(built_site):
 
 def test_the_pages_versions_are_the_bundles_hashes(built_site):
     page = (built_site / "en/specdec/index.html").read_text(encoding="utf-8")
-    for name in ("page.js", "sim-boot.js", "sim-worker.js"):
+    for name in ("page.js", "startup/sim-boot.js", "startup/sim-worker.js"):
         version = re.search(rf'static/js/{re.escape(name)}\?v=(\w+)"', page).group(1)
         assert version == short_hash((built_site / "static/js" / name).read_bytes()), name
 

@@ -100,7 +100,7 @@ def test_scorm_manifest_names_every_file_and_only_those(built_site, lang):
     folder = next(n for n in names if n.endswith("/pyodide.mjs.js")).rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.mjs"):
         assert f'/{name}.js"' in embed and archive.read(f"{folder}/{name}.js") == (built_site / folder / name).read_bytes()
-    assert archive.read("static/js/sim-worker.js") == (built_site / "static/js/sim-worker.js").read_bytes()
+    assert archive.read("static/js/startup/sim-worker.js") == (built_site / "static/js/startup/sim-worker.js").read_bytes()
     launcher = archive.read("index.html").decode("utf-8")
     # The launcher's style sheets, the embed's among them, are in the package.
     sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)">', launcher)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild.runtime import contract
+from sitebuild.startup import contract
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = ["en/specdec/index.html", "zh/specdec/index.html", "embed/en/specdec/index.html", "embed/zh/specdec/index.html"]
@@ -158,12 +158,12 @@ def test_the_head_preloads_every_module_the_page_script_imports(built_site, rout
 def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site, route):
     """sim-boot.js is the first thing in <body>, and runs as the parser reaches it: not a module,
     not async or deferred (an async module there ran only after the long body was parsed and laid
-    out). It carries the page's runtime settings, one attribute per start field of the runtime
+    out). It carries the page's start-up settings, one attribute per start field of the runtime
     contract, and the contract itself, which nothing else states."""
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))
     tag, boot = links.body_first
-    assert tag == "script" and boot["src"].split("?")[0].endswith("/static/js/sim-boot.js"), links.body_first
+    assert tag == "script" and boot["src"].split("?")[0].endswith("/static/js/startup/sim-boot.js"), links.body_first
     assert not {"type", "async", "defer"} & set(boot), boot
     lang = route.split("/")[-3]
     assert boot["data-lang"] == lang and boot["data-snapshot"].split("/")[-1].startswith(f"{lang}.")

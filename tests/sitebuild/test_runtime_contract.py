@@ -1,4 +1,4 @@
-"""The runtime contract (sitebuild/runtime/contract.py, issue 42) is declared once and read by the
+"""The start-up contract (sitebuild/startup/contract.py, issue 42) is declared once and read by the
 page's scripts: the doc's tables are made from it, the page's words cover every stage and failure
 it lists, and the worker, the client and the boot script use no name it lacks."""
 
@@ -8,7 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from sitebuild.runtime import contract
+from sitebuild.startup import contract
 
 REPO = Path(__file__).resolve().parents[2]
 JS = REPO / "site" / "static" / "js"
@@ -28,7 +28,7 @@ def table(source: str, name: str) -> dict[str, str]:
 
 def test_the_docs_tables_are_made_from_the_contract():
     doc = (REPO / "docs" / "bench-protocol.md").read_text(encoding="utf-8")
-    assert contract.written(doc) == contract.markdown(), "run: python -m sitebuild.runtime.contract --write"
+    assert contract.written(doc) == contract.markdown(), "run: python -m sitebuild.startup.contract --write"
 
 
 def test_names_are_unique_and_kinds_known():
@@ -52,7 +52,7 @@ def test_the_page_words_every_stage_and_failure_as_the_contract_says():
 
 
 def test_the_worker_and_the_client_use_only_the_contracts_names():
-    worker, client = js("sim-worker.js"), js("sim-client.js")
+    worker, client = js("startup/sim-worker.js"), js("startup/sim-client.js")
     stages = {s.name for s in contract.STAGES}
     failures = {f.code for f in contract.FAILURES}
     marks = {name for name, _ in contract.MARKS}
@@ -60,7 +60,7 @@ def test_the_worker_and_the_client_use_only_the_contracts_names():
     failing = [*re.findall(r"StartFailure\(([^,]+),", worker), *re.findall(r"code: (\"\w+\")", worker),
                *re.findall(r"this\.fail\(([^,]+),", client), *re.findall(r"SimFailure\(([^,]+),", client)]
     used_failures = {code for call in failing for code in re.findall(r'"(\w+)"', call)}
-    used_marks = set(re.findall(r'mark\("([\w-]+)"', worker)) | set(re.findall(r'mark\("([\w-]+)"', js("pyodide-adapter.js")))
+    used_marks = set(re.findall(r'mark\("([\w-]+)"', worker)) | set(re.findall(r'mark\("([\w-]+)"', js("startup/pyodide-adapter.js")))
     assert used_stages and used_stages <= stages, used_stages - stages
     assert used_failures and used_failures <= failures, used_failures - failures
     assert used_marks == marks, used_marks ^ marks
@@ -74,7 +74,7 @@ def test_the_worker_and_the_client_use_only_the_contracts_names():
 def test_the_boot_script_knows_no_field_by_name():
     """sim-boot.js makes the options and the start message from the contract's list alone (the
     browser's own navigator.serviceWorker, which ifControlled reads, is not the field of that name)."""
-    boot = js("sim-boot.js")
+    boot = js("startup/sim-boot.js")
     for field in contract.FIELDS:
         if field.name != "worker":  # the worker's address: the script it starts
             assert not re.search(rf"(?<!\bnavigator)\.{field.name}\b|\b{field.name}:", boot), field.name

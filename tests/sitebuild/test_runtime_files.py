@@ -1,4 +1,4 @@
-"""The worker's start-up files (sitebuild/runtime): the sim wheel and its lock, the trimmed
+"""The worker's start-up files (sitebuild/startup): the sim wheel and its lock, the trimmed
 precompiled stdlib, the snapshots; that making them is deterministic; that sim's imports load
 from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fails the build."""
 
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from helpers.pyodide_snapshot import ADAPTER, memory_offset, unpack_spans
 
-from sitebuild import assets, runtime
+from sitebuild import assets, startup
 from sitebuild.assets import PYODIDE_PACKAGE, pyodide_version, short_hash
 from sitebuild.errors import BuildError
-from sitebuild.runtime import imports, maker, wheel
+from sitebuild.startup import imports, maker, wheel
 
 pytestmark = pytest.mark.long(45)  # it runs Pyodide in Node four times (tests/conftest.py: the order)
 
@@ -153,11 +153,11 @@ console.log(JSON.stringify({
 def test_snapshots_are_xz_streams_the_page_decodes_as_they_come(built_site, tmp_path):
     """Each snapshot is one .xz stream (CRC32) of the snapshot packed without its long runs of
     zeros (less than half of it is left), whose size the page's settings give (data-snapshot-size);
-    the page's own decoder (built static/js/snapshot-inflate.js in Node) decodes it from 1,000-byte
+    the page's own decoder (built static/js/startup/snapshot-inflate.js in Node) decodes it from 1,000-byte
     chunks to the same bytes as Python's lzma and this test's unpacking, and refuses a stream cut
     short, a byte changed (its CRC32 or its structure) and any other size, naming the snapshot."""
     (tmp_path / "read.mjs").write_text(READ_SNAPSHOT)
-    module = (built_site / "static/js/snapshot-inflate.js").as_uri()
+    module = (built_site / "static/js/startup/snapshot-inflate.js").as_uri()
     for lang in ("en", "zh"):
         path = one(built_site.glob(f"py/{lang}.*.snapshot.xz"))
         data = path.read_bytes()
@@ -304,9 +304,9 @@ def test_the_wasm_is_an_xz_stream_of_pyodides_own_that_the_page_compiles_as_it_d
     assert len(data) < len(gzip.compress(original, 9)) * 0.8, len(data)
     assert one(built_site.glob(f"pyodide/*/{assets.WASM_PLAIN}")).read_bytes() == original  # for a host that sends brotli
     folder = tmp_path / "js"
-    shutil.copytree(SIM.parent / "site/static/js", folder)
+    shutil.copytree(SIM.parent / "site/static/js/startup", folder)
     (folder / "vendor").mkdir()
-    shutil.copyfile(built_site / "static/js/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
+    shutil.copyfile(built_site / "static/js/startup/vendor/xz-decompress.js", folder / "vendor/xz-decompress.js")
     (tmp_path / "read.mjs").write_text(READ_WASM)
     run = subprocess.run(["node", str(tmp_path / "read.mjs"), folder.as_uri(), str(path), str(PYODIDE_PACKAGE / "pyodide.asm.wasm")],
                          capture_output=True, text=True, check=True, timeout=120)
@@ -366,7 +366,7 @@ def test_the_wasm_itself_counts_as_all_of_its_xz_to_the_byte(built_site, tmp_pat
     xz = one(built_site.glob(f"pyodide/*/{assets.WASM_XZ}")).stat().st_size
     plain = one(built_site.glob(f"pyodide/*/{assets.WASM_PLAIN}")).stat().st_size
     (tmp_path / "count.mjs").write_text(COUNT_SHARE)
-    module = (SIM.parent / "site/static/js/sim-worker-bytes.js").as_uri()
+    module = (SIM.parent / "site/static/js/startup/sim-worker-bytes.js").as_uri()
     run = subprocess.run(["node", str(tmp_path / "count.mjs"), module, str(xz), str(plain)],
                          capture_output=True, text=True, check=True, timeout=60)
     ends = json.loads(run.stdout)
@@ -383,7 +383,7 @@ fs.writeFileSync(to, packSpans(new Uint8Array(fs.readFileSync(from))));
 
 
 def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
-    """packSpans (the build's, site/static/js/snapshot-spans.js) leaves out every run of 16 or more
+    """packSpans (the build's, site/static/js/startup/snapshot-spans.js) leaves out every run of 16 or more
     4 kB pages of zeros (a last page cut short counts) and nothing else, and its packing unpacks
     (this test's own reading of the format) to the same bytes."""
     script = tmp_path / "pack.mjs"
@@ -397,7 +397,7 @@ def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
         "a run ending in a short last page": (b"\7" * p + bytes(15 * p + 7), [(0, p)]),
         "nothing but zeros": (bytes(16 * p + 7), []),
     }
-    module = (SIM.parent / "site/static/js/snapshot-spans.js").as_uri()
+    module = (SIM.parent / "site/static/js/startup/snapshot-spans.js").as_uri()
     for name, (raw, expected) in cases.items():
         (tmp_path / "raw").write_bytes(raw)
         subprocess.run(["node", str(script), module, str(tmp_path / "raw"), str(tmp_path / "packed")],
@@ -412,7 +412,7 @@ def test_a_snapshot_is_packed_without_its_long_runs_of_zeros(tmp_path):
 def test_the_snapshot_decoder_is_npm_xz_decompress_as_pinned_with_its_licenses(built_site):
     """The vendored file is the npm file as it is, between the CommonJS head that gives it a
     `module` to fill and the export of its one name, under the package's license."""
-    shipped = (built_site / "static/js/vendor/xz-decompress.js").read_text(encoding="utf-8")
+    shipped = (built_site / "static/js/startup/vendor/xz-decompress.js").read_text(encoding="utf-8")
     npm = PYODIDE_PACKAGE.parent / "xz-decompress"
     pinned = json.loads((SIM.parent / "package.json").read_text())["dependencies"]["xz-decompress"]
     assert json.loads((npm / "package.json").read_text())["version"] == pinned
@@ -449,12 +449,12 @@ console.log(JSON.stringify({ nonzero, stored, restored: equal() }));
 
 @pytest.mark.adapter("snapshotMemory", "saveMemory")
 def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, tmp_path):
-    """The wasm's data segments are XORed out of the stored snapshot (site/static/js/snapshot-delta.js):
+    """The wasm's data segments are XORed out of the stored snapshot (site/static/js/startup/snapshot-delta.js):
     where the data image's bytes stay as the wasm wrote them (nearly all of them), the stored
     snapshot holds zeros, and XORing the image back in gives them back."""
     script = tmp_path / "share.mjs"
     script.write_text(DATA_IMAGE_SHARE)
-    delta_module = runtime.SNAPSHOT_DELTA.as_uri()
+    delta_module = startup.SNAPSHOT_DELTA.as_uri()
     wasm = PYODIDE_PACKAGE / "pyodide.asm.wasm"  # the site's .xz decodes to it byte for byte (above)
     for lang in ("en", "zh"):
         stored = tmp_path / f"{lang}.snapshot"
@@ -473,7 +473,7 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
     (test_compressing_a_snapshot_is_a_function_of_its_bytes): compressing them again at the
     build's level would cost 6 s of CPU each and could not differ where the snapshots do not."""
     monkeypatch.setattr(maker, "compress_snapshot", bytes)  # the second making keeps them raw
-    folder, token = runtime.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
+    folder, token = startup.start_files(built_models(built_site), tmp_path / "cache", built_tables(built_site))
     page = (built_site / "en/specdec/index.html").read_text()
     assert re.search(r'data-snapshot-token="(\w+)"', page).group(1) == token
     assert (folder / "python_stdlib.zip").read_bytes() == one(built_site.glob("py/python_stdlib.*.zip")).read_bytes()
@@ -505,19 +505,19 @@ def test_a_build_without_snapshots_takes_the_fallbacks_files_of_one_with_them(tm
 
     wheel_file = tmp_path / "specdec_sim-0.1.0-py3-none-any.whl"
     wheel_file.write_bytes(b"wheel")
-    monkeypatch.setattr(runtime, "sim_wheel", lambda root: wheel_file)
+    monkeypatch.setattr(startup, "sim_wheel", lambda root: wheel_file)
     monkeypatch.setattr(maker, "make", make)
     models, measured = {"en": b"model", "zh": b"model"}, {"en": b"table", "zh": b"table"}
-    full, _ = runtime.start_files(models, tmp_path / "cache", measured)
-    without, _ = runtime.start_files(models, tmp_path / "cache", measured, snapshots=False)
+    full, _ = startup.start_files(models, tmp_path / "cache", measured)
+    without, _ = startup.start_files(models, tmp_path / "cache", measured, snapshots=False)
     assert made == [True]
     assert sorted(p.name for p in without.iterdir() if p.name != ".complete") == sorted([*fallback, "report.json"])
     for name in fallback:
         assert (without / name).read_bytes() == (full / name).read_bytes(), name
     report = json.loads((without / "report.json").read_text())
     assert report == {**json.loads((full / "report.json").read_text()), "snapshots": {}}
-    runtime.start_files(models, tmp_path / "empty", measured, snapshots=False)
-    runtime.start_files({"en": b"another model"}, tmp_path / "cache", {"en": b"table"}, snapshots=False)
+    startup.start_files(models, tmp_path / "empty", measured, snapshots=False)
+    startup.start_files({"en": b"another model"}, tmp_path / "cache", {"en": b"table"}, snapshots=False)
     assert made == [True, False, False]
 
 

@@ -96,7 +96,7 @@ def served(site, path: str) -> str:
     return "/" + found.relative_to(site).as_posix()
 
 
-@pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/sim-worker.js",
+@pytest.mark.parametrize("path", ["/", "/en/specdec/", "/embed/zh/specdec/", "/static/js/startup/sim-worker.js",
                                   "/models/en.json", "/py/python_stdlib.*.zip", "/py/zh.*.snapshot.xz",
                                   "/py/sim.*/*.whl", "/robots.txt", "/404.html"])
 def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
@@ -110,7 +110,7 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
 
 @pytest.mark.parametrize("path,cache", [
     ("/en/specdec/", "no-cache"),
-    ("/static/js/sim-worker.js", "no-cache"),
+    ("/static/js/startup/sim-worker.js", "no-cache"),
     ("/py/en.*.snapshot.xz", "public, max-age=31536000, immutable"),
     ("/pyodide/v*/pyodide.asm.wasm.xz", "public, max-age=31536000, immutable"),
 ])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild.runtime import in_pyodide, maker
+from sitebuild.startup import in_pyodide, maker
 
 RUNTIME = Path(in_pyodide.__file__).resolve().parent
 

@@ -1,4 +1,4 @@
-"""The trimmed stdlib's docstring removal (sitebuild/runtime/in_pyodide.py, run in Pyodide at build
+"""The trimmed stdlib's docstring removal (sitebuild/startup/in_pyodide.py, run in Pyodide at build
 time) walks statement lists only; here, in CPython, it gives the very trees a walk over every node
 (ast.walk) gives, on real stdlib modules and on every statement that can hold a def. A walk that
 skips one kind of statement list fails the same comparison."""
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from sitebuild.runtime import in_pyodide
+from sitebuild.startup import in_pyodide
 
 # A def or a class inside every statement that holds statements, each with a docstring.
 NESTED = textwrap.dedent('''

@@ -2,7 +2,7 @@
 // Every view draws from the store's changes with onChange(change, state) (store.js lists the
 // changes; pass.js adds "pass" and "drawn", live.js "mode"). The page reaches the bench through
 // api.js (openBench), which calls startBench.
-import { keepForOffline, simClient } from "../sim-start.js";
+import { keepForOffline, simClient } from "../startup/sim-start.js";
 import { Announcer } from "./announce.js";
 import { BridgeView } from "./bridge.js";
 import { ControlsView } from "./controls.js";

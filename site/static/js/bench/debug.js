@@ -16,7 +16,7 @@
 // own names would load second copies, or nothing; importing them from here gives the page's own.
 import { hear, whenBench } from "./api.js";
 
-export { simClient, startSim } from "../sim-start.js";
+export { simClient, startSim } from "../startup/sim-start.js";
 export { format } from "./text.js";
 
 function timeCalls(api) {

@@ -1,12 +1,12 @@
 // What the bench says about itself: Python starting, ready or failed (in readable words, the raw
 // detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
 // sim returns as codes with arguments and which are worded here in the page's language.
-import { runtimeContract } from "../sim-start.js";
+import { runtimeContract } from "../startup/sim-start.js";
 import { el, setText } from "./dom.js";
 import { format, text } from "./text.js";
 
 // The worker's start stages and the failures, by the runtime contract's names
-// (sitebuild/runtime/contract.py; a test holds these tables to it): "download" (the bytes of the
+// (sitebuild/startup/contract.py; a test holds these tables to it): "download" (the bytes of the
 // runtime's files, counted) and "start" always; the fallback adds "fallback", "package" and
 // "model". Bytes are most of the wait, so they fill 90 % of the bar and the stages after them the
 // rest, in the contract's order.

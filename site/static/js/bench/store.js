@@ -28,7 +28,7 @@
 // animation running is cut short by the next, and Play waits for `pace()` between its passes.
 // Readouts are measured for the state the queue ends in, not for states a queued action replaces
 // (their view.readouts stays null, and their summary leaves the readouts out).
-import { SimFailure } from "../sim-client.js";
+import { SimFailure } from "../startup/sim-client.js";
 import { motion, pause } from "./anim.js";
 
 // The arguments of an action that its command reads, as the protocol declares them (the rest, such

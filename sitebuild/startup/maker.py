@@ -1,11 +1,11 @@
-"""Run make_runtime.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
+"""Run make_start_files.mjs in Node and collect what it made: the trimmed stdlib and the snapshots.
 
 The snapshots are stored as .xz files (`<lang>.snapshot.xz`, compress_snapshot), which the page's
-decoding worker decodes as their bytes come in, with npm xz-decompress (site/static/js/snapshot-inflate.js);
+decoding worker decodes as their bytes come in, with npm xz-decompress (site/static/js/startup/snapshot-inflate.js);
 their own size is in the report (`bytes`), which the page's settings carry (the start field
 snapshotSize). The bytes depend only on the snapshot, and any static host serves them as they are.
-Each is a delta against the wasm's data segments (site/static/js/snapshot-delta.js), packed
-without its long runs of zeros (site/static/js/snapshot-spans.js; make_runtime.mjs writes both).
+Each is a delta against the wasm's data segments (site/static/js/startup/snapshot-delta.js), packed
+without its long runs of zeros (site/static/js/startup/snapshot-spans.js; make_start_files.mjs writes both).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from . import imports
 from .lock import write_lock
 
 HERE = Path(__file__).resolve().parent
-SCRIPT = HERE / "make_runtime.mjs"
+SCRIPT = HERE / "make_start_files.mjs"
 HELPER = HERE / "in_pyodide.py"
-# xz (LZMA2) rather than Zstandard or gzip (issues 24 and 40): the en snapshot is 2.12 MB against
+# xz (LZMA2) rather than Zstandard or gzip: the en snapshot is 2.12 MB against
 # 2.41 MB as Zstandard at level 18 (levels 19 to 22 saved 0.3% more) and 2.97 MB as the best gzip:
 # 0.47 s less than Zstandard on a 5 Mbit/s link. The snapshot is wasm32's memory, words aligned on
 # 4 bytes: literals and matches coded by their place in a word (lp=2, pb=2) save 1.6% against xz's
@@ -36,8 +36,8 @@ HELPER = HERE / "in_pyodide.py"
 # Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is cached (.cache/runtime/).
 XZ_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": 1 << 24,
                "lc": 2, "lp": 2, "pb": 2},)
-# Pyodide's .wasm as an .xz stream (`pyodide.asm.wasm.xz`), which the page's worker decodes as it
-# comes in and compiles as it is decoded (site/static/js/wasm-inflate.js): 2.64 MB against 3.53 MB
+# Pyodide's .wasm as an .xz stream (assets.WASM_XZ), which the page's worker decodes as it
+# comes in and compiles as it is decoded (site/static/js/startup/wasm-inflate.js): 2.64 MB against 3.53 MB
 # as the best gzip and 2.74 MB with brotli -q 11, the encodings a host may send the .wasm itself in.
 # Code is bytes, not words: xz's default literal context (lc=3, lp=0) with pb=0 and the longest
 # matches (nice_len 273) came out smallest; 8 MiB of dictionary is as good as 16 or 64 (the file
@@ -122,7 +122,7 @@ def compress_snapshot(raw: bytes) -> bytes:
 
 def compress_wasm(raw: bytes) -> bytes:
     """Pyodide's .wasm as one .xz stream (WASM_XZ_FILTERS, CRC32); cached on its own
-    (sitebuild/runtime/__init__.py, wasm_stream): it depends on nothing of ours."""
+    (sitebuild/startup/__init__.py, wasm_stream): it depends on nothing of ours."""
     return lzma.compress(raw, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=WASM_XZ_FILTERS)
 
 
@@ -130,7 +130,7 @@ def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:
     try:
         report = json.loads(path.read_text())
     except (OSError, ValueError):
-        report = {"error": f"make_runtime.mjs exited with {run.returncode} and wrote no report",
+        report = {"error": f"make_start_files.mjs exited with {run.returncode} and wrote no report",
                   "detail": run.stderr}
     if run.returncode != 0 or "error" in report:
         detail = (report.get("detail") or run.stderr or "").strip()[-3000:]

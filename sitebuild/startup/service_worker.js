@@ -1,5 +1,5 @@
 // The site's service worker: the page and its bench work offline after one visit.
-// sitebuild/runtime/offline.py writes it to /sw.js with this build's files filled in (BUILD, FILES,
+// sitebuild/startup/offline.py writes it to /sw.js with this build's files filled in (BUILD, FILES,
 // SHELL); its scope is the site's root, wherever the site is hosted. docs/architecture.md, "Offline".
 //
 // - One cache per build (specdec-<BUILD>), holding only this build's bytes: every file is checked
@@ -12,7 +12,7 @@
 //   worker itself (its update check after a navigation); this worker never asks for it.
 // - Files of this build (by path; a `?v=` version that is not this build's passes through): the
 //   cache first, else the network (stored if its bytes are this build's).
-// - The runtime's .wasm (its .xz): the network (the browser's HTTP cache) first, then the cache
+// - Pyodide's .wasm (its .xz): the network (the browser's HTTP cache) first, then the cache
 //   (see below), also after NETWORK_WAIT_MS without an answer.
 // - Anything else (another origin, a host page around an embed, the development server's reload
 //   channel, a file this build does not have) is not touched: the browser fetches it as usual.
@@ -21,7 +21,7 @@ const FILES = __FILES__; // path below the site's root ("en/specdec/" for a fold
 const SHELL = __SHELL__; // the paths stored at install: every page, the scripts and styles, Pyodide
 const CACHE = `specdec-${BUILD}`;
 // Every build's cache, as named above; the page's worker keeps the decoded .wasm in a cache of its
-// own (the runtime contract's wasmCache), good for every build on the same Pyodide.
+// own (the start-up contract's wasmCache), good for every build on the same Pyodide.
 const BUILD_CACHE = /^specdec-[0-9a-f]{16}$/;
 const ROOT = new URL("./", self.location.href).href;
 // Named by their content, so the browser's HTTP cache may answer for them without asking.
@@ -147,7 +147,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(page(request, path));
     return;
   }
-  // The runtime's .wasm (its .xz): the browser's HTTP cache first (its address is immutable); the
+  // Pyodide's .wasm (its .xz): the browser's HTTP cache first (its address is immutable); the
   // copy in Cache Storage only when that fails (offline). Measured on the .wasm itself, when the
   // site served it: 1.5 s from the start to Python with Cache Storage first against 1.05 s this way
   // (medians of 6 warm visits, interleaved; 1.2 s with no service worker). A page that has been

@@ -1,8 +1,8 @@
-"""The runtime contract: what the page's boot script, its client and the sim worker tell each other,
+"""The start-up contract: what the page's boot script, its client and the sim worker tell each other,
 declared once.
 
-- The start fields: the page's runtime settings. Each is one data attribute of the boot script
-  (templates/_runtime_data.html writes them from `attributes`), one option of the page's client and,
+- The start fields: the page's start-up settings. Each is one data attribute of the boot script
+  (templates/_startup_data.html writes them from `attributes`), one option of the page's client and,
   unless it is the page's alone, one field of the worker's start message, under one name: the
   attribute is the name in kebab case (`lockInfo` is `data-lock-info`), so the browser's dataset
   gives the name back.
@@ -65,12 +65,12 @@ class Failure:
 FIELDS = (
     Field("worker", "url", "the sim worker's script (sim-worker.js, with its version)", message=False),
     Field("pyodide", "url", "Pyodide's folder, its `indexURL`"),
-    Field("pyodideScript", "url", "Pyodide's loader, `pyodide.mjs` (the course package names it `pyodide.mjs.js`)"),
-    Field("pyodideModule", "url", "Emscripten's module, `pyodide.asm.mjs` (the course package: `pyodide.asm.mjs.js`)"),
-    Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`pyodide.asm.wasm.xz`), which the worker decodes and "
+    Field("pyodideScript", "url", "Pyodide's loader, `{loader}` (the course package names it `{lms.loader}`)"),
+    Field("pyodideModule", "url", "Emscripten's module, `{module}` (the course package: `{lms.module}`)"),
+    Field("wasm", "url", "Pyodide's `.wasm` as an .xz stream (`{wasmXz}`), which the worker decodes and "
                          "compiles as its bytes come in; Pyodide's own request for the `.wasm` is answered with "
                          "that module"),
-    Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`pyodide.asm.wasm`), which the worker fetches instead where "
+    Field("wasmPlain", "url", "Pyodide's `.wasm` itself (`{wasm}`), which the worker fetches instead where "
                               "the host sends the site's files with brotli at its best quality and the page came in "
                               "at 40 Mbit/s or more (the page's guess, `sheetBrotli`; the worker takes it only if it "
                               "comes brotli-encoded, else the .xz): the browser decodes it as it comes, and the worker "
@@ -106,7 +106,7 @@ FIELDS = (
 )
 
 STAGES = (
-    Stage("download", "worker", "the runtime's files are coming in (`loaded` and `total` count their bytes)",
+    Stage("download", "worker", "Pyodide's files and the start-up files are coming in (`loaded` and `total` count their bytes)",
           "b_loading_download"),
     Stage("start", "worker", "every byte is in: Python is starting", "b_loading_start"),
     Stage("fallback", "worker", "the snapshot is missing or refused (`reason`): Python starts the slower way",
@@ -194,13 +194,13 @@ def page_contract() -> dict:
 
 def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
     """The boot script's data attributes for a page: (attribute name, value, is JSON) per start
-    field, and the contract. settings: the page's runtime settings but its language (absolute or
+    field, and the contract. settings: the page's start-up settings but its language (absolute or
     page-relative addresses, per language where FIELDS says so). A JSON value is given as the value
     to write as JSON; a missing per-language value (a build without snapshots) as empty text."""
     settings = {**settings, "lang": lang}
     missing = [f.name for f in FIELDS if f.name not in settings]
     if missing:
-        raise KeyError(f"the runtime settings lack {', '.join(missing)} (sitebuild/runtime/contract.py)")
+        raise KeyError(f"the start-up settings lack {', '.join(missing)} (sitebuild/startup/contract.py)")
     out = []
     for f in FIELDS:
         value = settings[f.name]
@@ -213,15 +213,28 @@ def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
 
 # --- the doc's tables (docs/bench-protocol.md, "Transport") ------------------------------------------
 
-BEGIN = "<!-- runtime contract tables: made from sitebuild/runtime/contract.py (python -m sitebuild.runtime.contract --write); do not edit -->"
-END = "<!-- end of the runtime contract tables -->"
+BEGIN = "<!-- start-up contract tables: made from sitebuild/startup/contract.py (python -m sitebuild.startup.contract --write); do not edit -->"
+END = "<!-- end of the start-up contract tables -->"
+
+
+def with_file_names(doc: str) -> str:
+    """A field's doc with Pyodide's file names written in ({loader}, {lms.module}...: the names the
+    adapter to Pyodide gives, sitebuild/assets.py's pyodide_files)."""
+    from .. import assets
+
+    files = assets.pyodide_files()
+    names = {f"{{{key}}}": value for key, value in files.items() if isinstance(value, str)}
+    names |= {f"{{lms.{key}}}": files["lms"][files[key]] for key in ("loader", "module")}
+    for token, name in names.items():
+        doc = doc.replace(token, name)
+    return doc
 
 
 def markdown() -> str:
     lines = [BEGIN, "", "| start field | data attribute | kind | in the start message | what |", "|---|---|---|---|---|"]
     for f in FIELDS:
         per = "; one per language, the page's" if f.per_lang else ""
-        lines.append(f"| `{f.name}` | `data-{attribute(f.name)}` | {f.kind} | {'yes' if f.message else 'no'} | {f.doc}{per} |")
+        lines.append(f"| `{f.name}` | `data-{attribute(f.name)}` | {f.kind} | {'yes' if f.message else 'no'} | {with_file_names(f.doc)}{per} |")
     lines += ["", "| message | | what |", "|---|---|---|"]
     lines += [f"| {way} | {shape} | {doc} |" for way, shape, doc in MESSAGES]
     lines += ["", "| stage | from | what | words |", "|---|---|---|---|"]

@@ -28,16 +28,20 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SIM = REPO / "sim"
 CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a cold one)
-# The files of the Pyodide package the snapshots depend on (restoring checks the build id too).
-PYODIDE_INPUTS = (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
+
+
+def pyodide_inputs() -> tuple[str, ...]:
+    """The files of the Pyodide package the snapshots depend on (restoring checks the build id too)."""
+    return (*assets.PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json")
+
 # Files here that nothing in the cached start files depends on: editing them remakes no snapshot.
 NOT_IN_SNAPSHOTS = ("offline.py", "service_worker.js", "contract.py")
 # The delta the snapshots are stored as: the build and the page's worker share this module, and
 # the page's adapter to Pyodide, which knows where the memory lies in a snapshot.
-SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "snapshot-delta.js"
+SNAPSHOT_DELTA = REPO / "site" / "static" / "js" / "startup" / "snapshot-delta.js"
 # How they are packed, without their long runs of zeros: the build packs, the page's decoder unpacks.
-SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "snapshot-spans.js"
-PAGE_ADAPTER = REPO / "site" / "static" / "js" / "pyodide-adapter.js"
+SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "startup" / "snapshot-spans.js"
+PAGE_ADAPTER = REPO / "site" / "static" / "js" / "startup" / "pyodide-adapter.js"
 # The Cache Storage where the page's worker keeps the decoded .wasm (the start field wasmCache).
 # Not a build's cache: the service worker deletes only those (specdec-<build>), and the .wasm is
 # kept under its Pyodide version's address, good for every build on that version.
@@ -58,7 +62,7 @@ def sim_wheel(root: Path) -> Path:
     import setuptools
 
     version = wheel.project_version(REPO / "pyproject.toml")
-    key = cache.digest([*_sources(SIM, "**/*.py"), ("sitebuild/runtime/wheel.py", (HERE / "wheel.py").read_bytes()),
+    key = cache.digest([*_sources(SIM, "**/*.py"), ("sitebuild/startup/wheel.py", (HERE / "wheel.py").read_bytes()),
                         ("version", version.encode()), ("setuptools", setuptools.__version__.encode())])
     folder = cache.cached(root, "sim-wheel", key, lambda out: wheel.build_sim_wheel(SIM, version, out))
     (found,) = folder.glob("*.whl")
@@ -68,8 +72,8 @@ def sim_wheel(root: Path) -> Path:
 def wasm_stream(root: Path) -> Path:
     """Pyodide's .wasm as an .xz stream (maker.compress_wasm), made again only for another .wasm,
     other settings of the compressor or another Python (whose lzma writes it): 3.4 s of CPU."""
-    source = (assets.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
-    key = cache.digest([("pyodide/pyodide.asm.wasm", source), ("filters", repr(maker.WASM_XZ_FILTERS).encode()),
+    source = (assets.PYODIDE_PACKAGE / assets.WASM_PLAIN).read_bytes()
+    key = cache.digest([(f"pyodide/{assets.WASM_PLAIN}", source), ("filters", repr(maker.WASM_XZ_FILTERS).encode()),
                         ("python", sys.version.encode())])
     folder = cache.cached(root, "pyodide-wasm", key, lambda out: (out / assets.WASM_XZ).write_bytes(maker.compress_wasm(source)))
     return folder / assets.WASM_XZ
@@ -83,7 +87,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
     inputs = [
-        *[(f"pyodide/{name}", (pyodide / name).read_bytes()) for name in PYODIDE_INPUTS],
+        *[(f"pyodide/{name}", (pyodide / name).read_bytes()) for name in pyodide_inputs()],
         ("wheel", built_wheel.read_bytes()),
         *[(f"model/{lang}", data) for lang, data in sorted(models.items())],
         *[(f"measured/{lang}", data) for lang, data in sorted(measured.items())],
@@ -121,9 +125,9 @@ def _without_snapshots(made: Path, out: Path) -> None:
     (out / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
 
 
-def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
+def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
                         snapshots: bool = True) -> dict:
-    """Copy Pyodide and the start files into the site; return the runtime's files (site-relative
+    """Copy Pyodide and the start files into the site; return the start-up files (site-relative
     addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
@@ -177,20 +181,20 @@ def write_runtime_files(stage: Path, models: dict[str, bytes], measured: dict[st
 
 
 def page_settings(runtime: dict, root: str) -> dict:
-    """A page's runtime settings, by the contract's start fields (contract.FIELDS): addresses
+    """A page's start-up settings, by the contract's start fields (contract.FIELDS): addresses
     relative to the page (root: the way back to the site's root; the static files with their
     `?v=` versions), and per language where the contract says so.
-    runtime: write_runtime_files's, with the static files' and the models' versions (`static`,
+    runtime: write_start_files's, with the static files' and the models' versions (`static`,
     `models`: sitebuild/pipeline.py, write_runtime)."""
     pyodide = root + runtime["pyodide"]
     sizes = runtime["sizes"]
     langs = runtime["sizes"]["models"]
     static = lambda rel: f"{root}static/{rel}?v={runtime['static'][rel]}"  # noqa: E731
     return {
-        "worker": static("js/sim-worker.js"),
+        "worker": static("js/startup/sim-worker.js"),
         "pyodide": pyodide,
-        "pyodideScript": pyodide + "pyodide.mjs",
-        "pyodideModule": pyodide + "pyodide.asm.mjs",
+        "pyodideScript": pyodide + assets.pyodide_files()["loader"],
+        "pyodideModule": pyodide + assets.pyodide_files()["module"],
         "wasm": pyodide + assets.WASM_XZ,
         "wasmPlain": pyodide + assets.WASM_PLAIN,
         "sheetBrotli": runtime["sheet_brotli"],
@@ -202,7 +206,7 @@ def page_settings(runtime: dict, root: str) -> dict:
         "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
         "snapshotSize": sizes["snapshots_decoded"],
         "snapshotToken": runtime["token"],
-        "decoder": static("js/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
+        "decoder": static("js/startup/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
         "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
         "sizes": {lang: {
             **{name: sizes[name] for name in assets.PYODIDE_SITE_FILES},

@@ -2,7 +2,7 @@
 // of memory are zeros in runs of 64 kB and more (the heap's unused top, the data image once its
 // delta is taken, the stacks). They cost next to nothing compressed, but the page's decoder still
 // wrote every one of those bytes out (0.1 s of a visit from the cache). So the build packs a
-// snapshot as the spans between those runs (packSpans, in Node: make_runtime.mjs), and the page's
+// snapshot as the spans between those runs (packSpans, in Node: make_start_files.mjs), and the page's
 // decoder writes each span where it belongs in an array of zeros as the bytes come in
 // (SpanWriter, snapshot-inflate.js). Shared by the page's worker and the build.
 //

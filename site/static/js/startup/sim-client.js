@@ -2,8 +2,8 @@
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
 // to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
-// The failure codes, the stages and the worker's messages are the runtime contract's
-// (sitebuild/runtime/contract.py, docs/bench-protocol.md); the page words each code in its
+// The failure codes, the stages and the worker's messages are the start-up contract's
+// (sitebuild/startup/contract.py, docs/bench-protocol.md); the page words each code in its
 // language (bench/status.js). A failure the contract does not list is reported as "start".
 //
 // The client is made as the page opens (sim-start.js), before the bench's scripts have loaded:
@@ -27,7 +27,7 @@ export class SimFailure extends Error {
   }
 }
 
-// sim-boot.js, the classic script that opens the page's <body>: it holds the runtime contract and
+// sim-boot.js, the classic script that opens the page's <body>: it holds the start-up contract and
 // makes the start message, and it may have started the page's worker already. Without it (its
 // file did not load) nothing starts, and the client says so as a worker that did not load. Read
 // when a client is made, not when this module runs: a module imported early (the tests' debug
@@ -35,8 +35,8 @@ export class SimFailure extends Error {
 const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
-  // `worker` is the worker's script; `start` holds the other start fields of the runtime contract
-  // (sim-boot.js's options: the runtime's addresses, the snapshot's token, the page's language and
+  // `worker` is the worker's script; `start` holds the other start fields of the start-up contract
+  // (sim-boot.js's options: the addresses of Pyodide and the start-up files, the snapshot's token, the page's language and
   // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
   // each status (see listen). autostart: false leaves start() to the caller.
@@ -59,7 +59,7 @@ export class SimClient {
   }
 
   // Another status listener; it hears the latest status at once. Statuses:
-  // {state: "loading", stage, loaded?, total?} (bytes of the runtime's files so far and in all),
+  // {state: "loading", stage, loaded?, total?} (bytes of the start's files so far and in all),
   // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
   listen(onStatus) {
     this.listeners.push(onStatus);
@@ -93,13 +93,8 @@ export class SimClient {
     this.lastMark = null;
     let taken = null; // the worker sim-boot.js started for this very start message, the first time
     try {
-      // The start message rides in the worker's name too: the worker reads it as its module runs
-      // and starts at once. A message posted now is handed over only once the worker has loaded
-      // and this thread is free again, which a long page's first layout and the bench's scripts
-      // held up by 0.3 s (sim-worker.js, selfStart). The message goes as well, for a worker
-      // that cannot read its name.
       taken = this.boot.take(this.workerURL, this.startMessage);
-      this.worker = taken ? taken.worker : new Worker(this.workerURL, { type: "module", name: JSON.stringify(this.startMessage) });
+      this.worker = taken ? taken.worker : new Worker(this.workerURL, this.boot.workerOptions(this.startMessage));
       this.helpers = taken ? taken.helpers : this.boot.startPortWorkers(this.worker, this.startMessage);
     } catch (error) {
       return this.fail("worker", String(error && error.message ? error.message : error));

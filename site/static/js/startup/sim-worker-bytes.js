@@ -1,4 +1,4 @@
-// What the worker's loading message counts (sim-worker.js): the bytes of each runtime file as
+// What the worker's loading message counts (sim-worker.js): the bytes of each file of the start as
 // they arrive (the worker counts its own downloads; Pyodide's it hears through the adapter's
 // watchFetches), against the sizes the build recorded (the start message's `sizes`).
 

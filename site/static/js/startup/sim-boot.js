@@ -1,15 +1,15 @@
 // The sim worker's start, as early as the page can make it: a classic script, the first thing in
 // <body>, which the parser runs as soon as it reaches it (once the style sheet is in, as for any
 // classic script after one). Started from a module script the worker began only once the long
-// body was parsed and first laid out (docs/architecture.md, "The runtime in the page").
+// body was parsed and first laid out (docs/architecture.md, "The start-up in the page").
 //
-// Its data attributes are the page's runtime settings and the runtime contract
-// (sitebuild/runtime/contract.py, written by templates/_runtime_data.html): each start field the
+// Its data attributes are the page's start-up settings and the start-up contract
+// (sitebuild/startup/contract.py, written by templates/_startup_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
-// message's field. options(settings) reads them; startMessage(options) is the message the worker
-// starts from (sim-worker.js), with the contract's names of stages, marks and failures. It starts
-// the worker with that message in its name (sim-client.js says why) and keeps what the worker says
-// until the page's client takes the worker over (take). Published as self.specdecSimBoot, the one
+// message's field. options(settings) reads them; startMessage(options), the one maker of the
+// message the worker starts from (sim-worker.js), adds the contract's names of stages, marks and
+// failures. It starts the worker with that message in its name (workerOptions) and keeps what the
+// worker says until the page's client takes the worker over (take: the same message, by value). Published as self.specdecSimBoot, the one
 // thing a classic script can share with the page's modules (sim-start.js, sim-client.js).
 "use strict";
 
@@ -19,7 +19,7 @@ self.specdecSimBoot = (() => {
   const settings = script ? script.dataset : {};
   const contract = JSON.parse(settings.contract || "null");
 
-  // The client's options from the runtime settings (a DOMStringMap, or an object like it): each
+  // The client's options from the start-up settings (a DOMStringMap, or an object like it): each
   // start field of the contract, a JSON one parsed, an empty one null.
   function options(runtime) {
     const out = {};
@@ -46,21 +46,15 @@ self.specdecSimBoot = (() => {
 
   // Whether the page itself came in over the network at FAST_LINK bits per second or more (its
   // encoded body over the time from its first byte to its last: resource timing), and was all in
-  // before this script ran. A page from a cache (a service worker's, the browser's, or revalidated
-  // with a 304: fewer bytes on the wire than its body) says nothing of the link: there the .xz
-  // stays, which a visit after a first one has in the browser's cache.
-  // The .xz is decoded as it comes, at about 85 Mbit/s of .xz on one core of a laptop: on a link at
-  // a half of that or less its decoding goes by during the download, and the .wasm itself would only
-  // add its 0.1 MB (0.04 s at 20 Mbit/s, 0.17 s at 5 Mbit/s); on a faster one the 0.1 MB costs
-  // 0.02 s or less, and a start that waits for the decoding gains up to 0.25 s. A 60 kB page is in
-  // within a few milliseconds on a fast link, and scheduling on a busy machine stretches that: the
-  // line is well below the decoder's rate. TCP's first round trips keep slower links under it.
-  // A host that does not compress ahead (with gzip the .wasm itself is 3.55 MB, 0.9 MB more than
-  // the .xz) is not asked for the .wasm even on a fast link: those bytes come in sooner than the
-  // decoding would end only from about 113 Mbit/s up, and this reading cannot tell such a link
-  // from one of 20-60 Mbit/s, where they cost 0.12-0.36 s (over TLS on loopback the page reads
-  // 19-131 Mbit/s). On the loopback itself a server that gzips as it sends spends the machine's
-  // own cores on the 9.6 MB: the network benchmark's page went live in 1.13x the time taking it.
+  // before this script ran. A page from a cache (a service worker's, the browser's, or a 304) says
+  // nothing of the link: there the .xz stays, which a later visit has in its cache. The worker
+  // decodes the .xz at about 85 Mbit/s on a laptop's core: below half that, its decoding goes by
+  // during the download and the .wasm itself would only add its 0.1 MB; above it, a start that
+  // waits for the decoding gains up to 0.25 s. The line sits well below the decoder's rate, since
+  // a busy machine's scheduling stretches a 60 kB page's few milliseconds. A host that does not
+  // compress ahead is never asked (hostSendsBrotli): its gzip of the .wasm is 0.9 MB more than the
+  // .xz, which pays only from about 113 Mbit/s, and this reading cannot tell such a link from one
+  // of 20-60 Mbit/s, where it costs 0.12-0.36 s.
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
@@ -95,6 +89,23 @@ self.specdecSimBoot = (() => {
     return message;
   }
 
+  // Whether two start messages are the same message: equal by value, field by field (JSON's kinds
+  // of value: the message is made of them, and is the worker's name as JSON).
+  function sameValue(a, b) {
+    if (a === b) return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+  }
+
+  // The sim worker's options: a module worker with its start message in its name, which it reads
+  // as its module runs and starts at once (a message posted to it is handed over only once it has
+  // loaded and the page's thread is free again, which a long page's first layout and the bench's
+  // scripts held up by 0.3 s: sim-worker.js, selfStart). The message is posted as well, for a
+  // worker that cannot read its name.
+  const workerOptions = (message) => ({ type: "module", name: JSON.stringify(message) });
+
   // The workers the contract's `port` fields name (the snapshot's decoding worker,
   // snapshot-inflate-worker.js), each started here on the page beside the sim worker when the
   // start message names it, and the sim worker's end of a channel to it posted as {type: "port",
@@ -126,9 +137,9 @@ self.specdecSimBoot = (() => {
   let started = null;
   if (contract && settings.worker && typeof WebAssembly === "object" && typeof Worker === "function") {
     const wanted = options(settings);
-    const name = JSON.stringify(startMessage(wanted));
+    const message = startMessage(wanted);
     try {
-      const worker = new Worker(wanted.worker, { type: "module", name });
+      const worker = new Worker(wanted.worker, workerOptions(message));
       const heard = [];
       for (const kind of EVENTS) {
         worker["on" + kind] = (event) => {
@@ -136,22 +147,22 @@ self.specdecSimBoot = (() => {
           heard.push([kind, event]);
         };
       }
-      started = { worker, heard, url: wanted.worker, name, helpers: startPortWorkers(worker, JSON.parse(name)) };
+      started = { worker, heard, url: wanted.worker, message, helpers: startPortWorkers(worker, message) };
     } catch (error) {
       started = null; // the client starts its own, and reports what goes wrong then
     }
   }
 
-  // The worker started here, for a client that would start the very same one: {worker, heard,
-  // helpers} (heard: [kind, event] pairs to hand to the client's own handlers, in order; helpers:
-  // the workers started beside it), once; else null.
+  // The worker started here, for a client that would start the very same one (the same script and
+  // a start message equal by value): {worker, heard, helpers} (heard: [kind, event] pairs to hand
+  // to the client's own handlers, in order; helpers: the workers started beside it), once; else null.
   function take(workerURL, message) {
-    if (!started || workerURL !== started.url || JSON.stringify(message) !== started.name) return null;
+    if (!started || workerURL !== started.url || !sameValue(message, started.message)) return null;
     const taken = started;
     started = null;
     for (const kind of EVENTS) taken.worker["on" + kind] = null;
     return { worker: taken.worker, heard: taken.heard, helpers: taken.helpers };
   }
 
-  return { settings, contract, options, startMessage, take, startPortWorkers };
+  return { settings, contract, options, startMessage, workerOptions, take, startPortWorkers };
 })();

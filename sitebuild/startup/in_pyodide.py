@@ -1,18 +1,18 @@
-"""Run inside Pyodide (under Node) by make_runtime.mjs, never in the build's CPython.
+"""Run inside Pyodide (under Node) by make_start_files.mjs, never in the build's CPython.
 
 It finds the standard-library modules the page needs and compiles them for the trimmed stdlib:
   - every module Pyodide imports while it starts and while loadPackage installs the sim wheel;
   - every module sim names in an import statement anywhere (function bodies included: the
-    build lists them with sitebuild.runtime.imports), so a new import in sim is shipped, or
+    build lists them with sitebuild.startup.imports), so a new import in sim is shipped, or
     fails the build, before any reader runs it;
   - every module the session's commands import while they run, by using each as the page
     does (exercise).
-Pyodide's own compiler writes the .pyc files, so their magic number is the runtime's.
+Pyodide's own compiler writes the .pyc files, so their magic number is Pyodide's Python's.
 
 The survey functions import nothing themselves (sys and gc are built in), so that the list
 holds what the page needs and not what this helper uses; write_pyc_zip runs after the survey.
 
-This is the build's Python side of its adapter to Pyodide (sitebuild/runtime/pyodide_adapter.mjs is
+This is the build's Python side of its adapter to Pyodide (sitebuild/startup/pyodide_adapter.mjs is
 the JavaScript side): the CPython and Pyodide internals it relies on are listed in INTERNALS, and
 docs/upgrading-pyodide.md says which test fails if one changes.
 """

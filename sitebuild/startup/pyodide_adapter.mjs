@@ -1,15 +1,22 @@
 // The build's one door to Pyodide's and Emscripten's internals (the page's is
-// site/static/js/pyodide-adapter.js; the Python run inside Pyodide, sitebuild/runtime/in_pyodide.py,
-// holds the CPython internals). make_runtime.mjs calls these to make the snapshots. Pyodide's
+// site/static/js/startup/pyodide-adapter.js; the Python run inside Pyodide, sitebuild/startup/in_pyodide.py,
+// holds the CPython internals). make_start_files.mjs calls these to make the snapshots; the build's
+// Python asks it for Pyodide's file layout (run as a script: sitebuild/assets.py, pyodide_files). Pyodide's
 // memory snapshots are private (its issues 6418, 6254, 5729), so a new Pyodide may change any of
 // this: docs/upgrading-pyodide.md lists each internal, the function here that uses it and the test
 // that fails if it changes, and `./dev check-pyodide VERSION` runs them against another version.
 // An error thrown here names the function, so that a failed build says which part of the adapter
 // a new Pyodide broke.
 
+import nodeCrypto from "node:crypto";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { PYODIDE_FILES } from "../../site/static/js/startup/pyodide-adapter.js";
+
 // Every internal used here, by the name that appears in the code, with the function that uses it.
 // tests/sitebuild/test_pyodide_adapter.py reads this list and fails if any other source file names one.
 export const INTERNALS = {
+  "randomFillSync": "makeDeterministic: Emscripten's random device in Node reads its bytes with it",
   "_makeSnapshot": "startPyodide: loadPyodide's private option, a Pyodide that can save its memory",
   "_sysExecutable": "startPyodide: loadPyodide's private option, sys.executable (the host's path otherwise)",
   "makeMemorySnapshot": "saveMemory: Pyodide's experimental API, the memory as a snapshot",
@@ -21,6 +28,42 @@ export const INTERNALS = {
   "HEAPU32": "zeroFreeChunks: Emscripten's heap, read by words (dlmalloc's chunk heads)",
   "HEAPU8": "zeroFreeChunks: Emscripten's heap, by bytes (the free chunks zeroed)",
 };
+
+// Pyodide's file layout (the page adapter owns it), and what the build adds to it: the name each of
+// Pyodide's two scripts has in a course package (`lms`), where an LMS serves .mjs as
+// octet-stream and refuses it as a module. The new name keeps the old one inside it: Pyodide tells
+// its own stack frames by the text of its module's file name (pyodide.asm.mjs) in theirs.
+export { PYODIDE_FILES };
+export const LMS_NAMES = Object.freeze(Object.fromEntries(
+  [PYODIDE_FILES.loader, PYODIDE_FILES.module].map((name) => [name, `${name}.js`])));
+
+// Pyodide's loader from its folder in Node (the npm package's, or a copy of it).
+export const importPyodide = (folder) => import(pathToFileURL(path.join(folder, PYODIDE_FILES.loader)).href);
+
+// Pyodide's .wasm in that folder.
+export const wasmPath = (folder) => path.join(folder, PYODIDE_FILES.wasm);
+
+// The clock and the random bytes Emscripten reads in this thread, made the same on every run, so
+// that a snapshot holds nothing of when or where it was made: performance.now counts calls,
+// Date.now stands still, and both of Node's sources of random bytes (crypto.getRandomValues, and
+// the node:crypto function Emscripten's random device calls) give a seeded stream. Called once per
+// thread, before Pyodide is loaded.
+export function makeDeterministic() {
+  let ticks = 0;
+  performance.now = () => (ticks += 1);
+  Date.now = () => 1_700_000_000_000;
+  let state = 0x9e3779b9;
+  const fill = (array) => {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    for (let i = 0; i < bytes.length; i++) {
+      state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+      bytes[i] = state >>> 24;
+    }
+    return array;
+  };
+  Object.defineProperty(globalThis.crypto, "getRandomValues", { value: fill, configurable: true });
+  nodeCrypto.randomFillSync = fill;
+}
 
 class AdapterError extends Error {
   constructor(where, message) {
@@ -45,7 +88,7 @@ export function startPyodide(loadPyodide, { indexURL, lockFileURL, stdLibURL, en
 // The wheel's files unpacked into Python's working directory (on sys.path), as the page's snapshot
 // has them: loadPackage would also record the package's name in a JavaScript object that a
 // snapshot must find empty. Then Python's cache of directory listings is dropped: the build's
-// clock stands still (make_runtime.mjs, makeDeterministic), so a folder listed before the unpack
+// clock stands still (make_start_files.mjs, makeDeterministic), so a folder listed before the unpack
 // keeps its modification time and its cached listing, without the wheel's files. Pyodide 315
 // lists the working directory as it starts, and `import sim` then failed ("No module named
 // 'sim'"); Pyodide 314 listed it only later.
@@ -132,4 +175,10 @@ export function zeroFreeChunks(module) {
     chunk = next;
   }
   return { heap: end - start, chunks, free, zeroed };
+}
+
+// Run as a script: Pyodide's file layout and the course package's names, as JSON, for the build's
+// Python (sitebuild/assets.py, pyodide_files).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.stdout.write(JSON.stringify({ ...PYODIDE_FILES, lms: LMS_NAMES }));
 }

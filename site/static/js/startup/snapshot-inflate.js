@@ -1,5 +1,5 @@
 // The snapshot's decoding (sim-worker.js), on a thread of its own where the browser lets a
-// worker start one. The snapshot is stored as an .xz file (sitebuild/runtime/maker.py,
+// worker start one. The snapshot is stored as an .xz file (sitebuild/startup/maker.py,
 // compress_snapshot: 0.29 MB smaller than the best Zstandard of it, 0.85 MB smaller than gzip),
 // and npm xz-decompress (xz-embedded, the xz project's own decoder, in WebAssembly) decodes it as
 // its bytes come in: its CPU (0.16 s in Node for the packed en snapshot, 0.25 s for all 31 MB)

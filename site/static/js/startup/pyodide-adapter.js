@@ -6,7 +6,7 @@
 //
 // Used by the sim worker (sim-worker.js), by the snapshot's decoding (snapshot-delta.js) and,
 // through snapshot-delta.js, by the build in Node
-// (sitebuild/runtime/make_runtime.mjs). Nothing happens on import: no global is touched until a
+// (sitebuild/startup/make_start_files.mjs). Nothing happens on import: no global is touched until a
 // function below needs it.
 
 // Every internal used here, by the name that appears in the code, with the function that uses it.
@@ -21,6 +21,20 @@ export const INTERNALS = {
   "instantiateStreaming": "withPrecompiledWasm: Pyodide instantiates its .wasm with it, from its own fetch of indexURL + the .wasm's name",
   "0x706e7300": "snapshotMemory: the first word of Pyodide's memory snapshot; the second is where the memory starts",
 };
+
+// --- Pyodide's files ----------------------------------------------------------------------------
+
+// Pyodide's file layout, by what each file is: its loader (loadPyodide), Emscripten's module script
+// and the .wasm, each by its name in Pyodide's folder (indexURL); wasmXz, the .xz stream of the
+// .wasm the build adds beside it (wasm-inflate.js reads it). Everything else asks for them here:
+// the worker (the names its loading message counts the files under), the build in Node (the build
+// adapter re-exports them) and the build in Python (sitebuild/assets.py, pyodide_files).
+export const PYODIDE_FILES = Object.freeze({
+  loader: "pyodide.mjs",
+  module: "pyodide.asm.mjs",
+  wasm: "pyodide.asm.wasm",
+  wasmXz: "pyodide.asm.wasm.xz",
+});
 
 // --- Pyodide's memory snapshot -------------------------------------------------------------------
 
@@ -107,7 +121,7 @@ async function countBody(body, onBytes) {
 // and Pyodide's own request and instantiation are answered with that module (withPrecompiledWasm).
 
 // The address Pyodide fetches its .wasm from: its folder (indexURL) and the file's name.
-export const wasmAddress = (indexURL) => new URL("pyodide.asm.wasm", indexURL).href;
+export const wasmAddress = (indexURL) => new URL(PYODIDE_FILES.wasm, indexURL).href;
 
 // A .wasm that did not load, compile or instantiate: Pyodide itself would only say so with a
 // console.warn and then wait forever.

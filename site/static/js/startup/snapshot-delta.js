@@ -1,7 +1,7 @@
 // The memory snapshots are stored as a delta against the wasm's data segments (what instantiating
-// pyodide.asm.wasm writes into memory; 3.2 MB of every snapshot, nearly all of it unchanged), so
+// Pyodide's .wasm writes into memory; 3.2 MB of every snapshot, nearly all of it unchanged), so
 // that those bytes are not sent twice: the .wasm already carries them. The build XORs the data
-// image out of each snapshot (sitebuild/runtime/make_runtime.mjs) and the worker XORs it back in
+// image out of each snapshot (sitebuild/startup/make_start_files.mjs) and the worker XORs it back in
 // (sim-worker.js) from the bytes of the .wasm it downloads anyway. XOR is its own inverse: one
 // function does both. Shared by the page's worker and the build (in Node). Where the memory lies
 // inside a snapshot is Pyodide's business: pyodide-adapter.js, snapshotMemory.

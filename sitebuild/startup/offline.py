@@ -2,7 +2,7 @@
 
 Written last but one (before _headers, whose rules cover it), from service_worker.js with this
 build's files filled in: each file's path below the site's root and the short sha256 of its
-bytes (the same short hash as the `?v=` versions and the runtime's file names), the build's name
+bytes (the same short hash as the `?v=` versions and the start-up files' names), the build's name
 (a hash of that list, so any changed file makes a new worker and a new cache), and the files
 stored at install: the pages, /static/ and Pyodide. The language's snapshot is stored when the
 page asks for it; the fallback's files (stdlib, wheel, lock, models) are never stored.
@@ -22,9 +22,6 @@ FILE = "sw.js"
 NOT_OFFLINE = {FILE, "_headers", "_redirects", ".specdec-site.json", "robots.txt", "sitemap.xml"}
 # Stored only when a page uses them (one language's snapshot) or never (the fallback's files).
 ON_USE = ("py/", "models/")
-# Never stored: Pyodide's .wasm itself (the offline copy holds its .xz, and the worker keeps the
-# decoded .wasm in a cache of its own), which a page then fetches as it would without this worker.
-NOT_STORED_NAMES = {assets.WASM_PLAIN}
 
 
 # Read by the browser's developer tools alone: the scripts' and style sheets' source maps.
@@ -36,7 +33,9 @@ def offline_files(site: Path) -> dict[str, str]:
     files = {}
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
-        if not path.is_file() or rel in NOT_OFFLINE or rel.endswith(DEVTOOLS_ONLY) or path.name in NOT_STORED_NAMES:
+        # Never stored: Pyodide's .wasm itself (the offline copy holds its .xz, and the worker keeps
+        # the decoded .wasm in a cache of its own), which a page then fetches as without this worker.
+        if not path.is_file() or rel in NOT_OFFLINE or rel.endswith(DEVTOOLS_ONLY) or path.name == assets.WASM_PLAIN:
             continue
         if path.name == "index.html":
             rel = rel[: -len("index.html")]

@@ -6,7 +6,7 @@
 // {type: "failed", code, error}. It starts only when told where the runtime, package and model are:
 // by the start message, or sooner by the same message in its name (selfStart, below).
 //
-// Two ways to start (sitebuild/runtime makes the files; docs/architecture.md, "The runtime in the page"):
+// Two ways to start (sitebuild/startup makes the files; docs/architecture.md, "The start-up in the page"):
 //  - "snapshot": restore the language's memory snapshot, in which sim is imported, the model
 //    loaded and the session open: no Python start-up, no import, no model parsing here.
 //  - "wheel", the fallback when there is no snapshot, or it fails to restore or does not match
@@ -21,22 +21,22 @@
 // fails at once on either way, with no fallback: the fallback needs the same .wasm.
 // Every call that relies on Pyodide's or Emscripten's internals goes through pyodide-adapter.js.
 //
-// The start message's fields, the stages, the marks and the failure codes are the runtime
-// contract's (sitebuild/runtime/contract.py); the message carries the names, and the worker posts
+// The start message's fields, the stages, the marks and the failure codes are the start-up
+// contract's (sitebuild/startup/contract.py); the message carries the names, and the worker posts
 // no other.
 
 import { ByteMeter } from "./sim-worker-bytes.js";
 import {
-  installPackage, restoreSnapshot, startPython, WasmFailure, wasmAddress, watchFetches, withPrecompiledWasm,
+  installPackage, PYODIDE_FILES, restoreSnapshot, startPython, WasmFailure, wasmAddress, watchFetches, withPrecompiledWasm,
 } from "./pyodide-adapter.js";
 import { inflateElsewhere, inflateFetchedThere } from "./snapshot-inflate.js";
 import { keepWasm, wasmOf } from "./wasm-inflate.js";
 
 const PACKAGE = "specdec-sim";
-// The .wasm's two forms, by the names the loading message's sizes give them (sitebuild/assets.py).
-const WASM_XZ = "pyodide.asm.wasm.xz";
-const WASM_PLAIN = "pyodide.asm.wasm";
-// The environment the snapshots were made with (sitebuild/runtime/make_runtime.mjs), so that
+// Pyodide's files by the names the loading message's sizes give them (the adapter's), among them
+// the .wasm's two forms.
+const { loader: LOADER, module: MODULE, wasm: WASM_PLAIN, wasmXz: WASM_XZ } = PYODIDE_FILES;
+// The environment the snapshots were made with (sitebuild/startup/make_start_files.mjs), so that
 // both ways give Python the same one.
 const PYTHON_ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8" };
 
@@ -77,7 +77,7 @@ mark("worker-evaluated");
 
 // A name the contract declares (before the start message: any).
 function declared(kind, name) {
-  if (contract && !contract[kind].includes(name)) throw new Error(`the runtime contract has no ${kind} "${name}"`);
+  if (contract && !contract[kind].includes(name)) throw new Error(`the start-up contract has no ${kind} "${name}"`);
   return name;
 }
 
@@ -212,8 +212,8 @@ async function start(message) {
   meter = new ByteMeter(message.sizes || {}, (loaded, total) => {
     progress(stage === "download" && loaded >= total ? "start" : null);
   });
-  const runtimeFiles = ["pyodide.mjs", "pyodide.asm.mjs", WASM_XZ];
-  const wheelFiles = [...runtimeFiles, "stdlib", "lock", "wheel", "model"];
+  const pyodideFiles = [LOADER, MODULE, WASM_XZ];
+  const wheelFiles = [...pyodideFiles, "stdlib", "lock", "wheel", "model"];
   // The downloads made with the global fetch (the .wasm's, Pyodide's own), counted as they arrive;
   // a request left unanswered noted for the failure. The .wasm itself, where it comes instead of
   // the .xz (message.wasmPlain: wasm-inflate.js), counts as the .xz would: its bytes as they are
@@ -225,7 +225,7 @@ async function start(message) {
     failed: (url, error) => { unanswered ||= `${url}: ${said(error)}`; },
   });
   const fromSnapshot = Boolean(message.snapshot && message.lockInfo);
-  meter.plan(fromSnapshot ? [...runtimeFiles, "snapshot"] : wheelFiles);
+  meter.plan(fromSnapshot ? [...pyodideFiles, "snapshot"] : wheelFiles);
   // The .wasm first: its decoding and compile then go on beside everything else (wasm-inflate.js).
   // Then the snapshot, downloaded and decoded by the page's decoding worker (decodeSnapshot).
   const wasm = wasmOf(wasmAddress(message.pyodide), message.wasm, message.wasmCache, message.wasmPlain, message.wasmKept === true);
@@ -241,11 +241,11 @@ async function start(message) {
   }, (error) => {
     throw new StartFailure("download", `${name}: ${said(error)}`);
   });
-  const { loadPyodide } = await script(message.pyodideScript, "pyodide.mjs");
+  const { loadPyodide } = await script(message.pyodideScript, LOADER);
   mark("worker-pyodide-mjs");
-  // Not before pyodide.mjs: parsing this 1.2 MB script would hold up loadPyodide, which starts the
+  // Not before the loader: parsing this 1.2 MB script would hold up loadPyodide, which starts the
   // wasm's download. Imported here to count its bytes; the adapter hands it to Pyodide.
-  const asm = script(message.pyodideModule, "pyodide.asm.mjs");
+  const asm = script(message.pyodideModule, MODULE);
   asm.then(() => mark("worker-asm-mjs"), () => {});
   wasm.module.then(() => mark("worker-wasm-compiled"), () => {});
   let via = "snapshot";
@@ -293,8 +293,8 @@ async function startOnce(message) {
   }
 }
 
-// The client puts the start message in the worker's name (sim-client.js says why): start from it
-// now, as this module runs, instead of waiting for the message.
+// The page puts the start message in the worker's name (sim-boot.js, workerOptions, says why):
+// start from it now, as this module runs, instead of waiting for the message.
 function selfStart() {
   let message = null;
   try {

@@ -1,7 +1,7 @@
 // The page's one sim client: it takes over the worker that sim-boot.js started as the page's
 // <body> opened, and the bench takes it over in turn: bench/bench.js imports simClient from this
 // module (by the same address, with no version query: a module is loaded once per address), and
-// hears its status through listen(). The page's runtime settings are sim-boot.js's data
+// hears its status through listen(). The page's start-up settings are sim-boot.js's data
 // attributes (runtimeSettings), and so is how they become the client's options.
 import { SimClient } from "./sim-client.js";
 
@@ -9,13 +9,13 @@ import { SimClient } from "./sim-client.js";
 const boot = () => self.specdecSimBoot;
 let client = null;
 
-// The page's runtime settings (templates/_runtime_data.html), as sim-boot.js read them.
+// The page's start-up settings (templates/_startup_data.html), as sim-boot.js read them.
 export const runtimeSettings = () => (boot() ? boot().settings : {});
 
-// The runtime contract (sitebuild/runtime/contract.py: its page_contract), as sim-boot.js read it.
+// The start-up contract (sitebuild/startup/contract.py: its page_contract), as sim-boot.js read it.
 export const runtimeContract = () => (boot() && boot().contract) || {};
 
-// A new client from the page's runtime settings; `overrides` replace some of its options (tests
+// A new client from the page's start-up settings; `overrides` replace some of its options (tests
 // start a second worker, say without the snapshot).
 export function startSim(settings = runtimeSettings(), overrides = {}) {
   return new SimClient({
@@ -54,7 +54,7 @@ export function simClient() {
 // Offline after one visit: once the bench is live (bench/live.js calls this once its first state
 // is drawn: its downloads are done, so the service worker's install takes them from the browser's
 // cache, and what it still fetches, the other pages, no longer competes with the start), register
-// the site's service worker (sitebuild/runtime/service_worker.js). Once it is registered, ask the
+// the site's service worker (sitebuild/startup/service_worker.js). Once it is registered, ask the
 // sim worker to keep the decoded .wasm (no service worker sees it: it is made in the worker); once
 // it is ready, ask it to keep this language's snapshot, which it did not see go by: every worker of
 // the registration is asked, since a new build's may still be installing (the old build's ignores

@@ -1,6 +1,6 @@
 // Makes the page's Pyodide start-up files in Node: the trimmed precompiled standard library and
-// one memory snapshot per language. Called by sitebuild/runtime/maker.py with a job file:
-//   node make_runtime.mjs JOB.json      (writes a JSON report to job.report; exit 1 on failure)
+// one memory snapshot per language. Called by sitebuild/startup/maker.py with a job file:
+//   node make_start_files.mjs JOB.json      (writes a JSON report to job.report; exit 1 on failure)
 // Job: {pyodide, lock, package, wheel, helper, imports, simModules, models: {lang: path},
 //       measured: {lang: path} (the readout tables), stdlibOut, snapshots: {lang: path}, token, report}
 //
@@ -14,8 +14,8 @@
 //    restores the snapshot without downloading the zip; only the fallback installs a wheel), opens the session on the language's model (with its readout table: every readout
 //    measurement, made by the build in CPython) and saves its memory.
 //    The free chunks of its heap are zeroed first (pyodide_adapter.mjs, saveMemory): freed memory keeps its garbage.
-//    Each is stored as a delta against the wasm's data segments (site/static/js/snapshot-delta.js),
-//    without its long runs of zeros (site/static/js/snapshot-spans.js).
+//    Each is stored as a delta against the wasm's data segments (site/static/js/startup/snapshot-delta.js),
+//    without its long runs of zeros (site/static/js/startup/snapshot-spans.js).
 //    The languages' snapshots are made side by side, each in a worker thread of its own (its own
 //    Pyodide): on two cores the second costs no wall time.
 // Snapshots hold what made them, so the making is made deterministic: a fixed clock, a counter
@@ -23,28 +23,12 @@
 // Every use of Pyodide's or Emscripten's internals is pyodide_adapter.mjs's.
 import fs from "node:fs";
 import path from "node:path";
-import nodeCrypto from "node:crypto";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { dataImage, xorDataImage } from "../../site/static/js/snapshot-delta.js";
-import { packSpans } from "../../site/static/js/snapshot-spans.js";
-import { saveMemory, startPyodide as start, unpackWheel } from "./pyodide_adapter.mjs";
-
-function makeDeterministic() {
-  let ticks = 0;
-  performance.now = () => (ticks += 1);
-  Date.now = () => 1_700_000_000_000;
-  let state = 0x9e3779b9;
-  const fill = (array) => {
-    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    for (let i = 0; i < bytes.length; i++) {
-      state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-      bytes[i] = state >>> 24;
-    }
-    return array;
-  };
-  Object.defineProperty(globalThis.crypto, "getRandomValues", { value: fill, configurable: true });
-  nodeCrypto.randomFillSync = fill;
-}
+import { dataImage, xorDataImage } from "../../site/static/js/startup/snapshot-delta.js";
+import { packSpans } from "../../site/static/js/startup/snapshot-spans.js";
+import {
+  importPyodide, makeDeterministic, saveMemory, startPyodide as start, unpackWheel, wasmPath,
+} from "./pyodide_adapter.mjs";
 
 // What the reader's worker would have: no host paths or host locale leak into the snapshot.
 const ENV = { PYTHONHASHSEED: "0", LANG: "C.UTF-8", HOME: "/home/pyodide" };
@@ -112,7 +96,7 @@ specdec_snapshot = {"token": ${JSON.stringify(job.token)}, "lang": ${JSON.string
 del specdec_model_json, specdec_measured_json
 `);
   const { memory, cleared } = saveMemory(pyodide);
-  const image = dataImage(fs.readFileSync(path.join(job.pyodide, "pyodide.asm.wasm")));
+  const image = dataImage(fs.readFileSync(wasmPath(job.pyodide)));
   fs.writeFileSync(job.snapshots[lang], packSpans(xorDataImage(memory, image)));
   return { bytes: memory.length, dataImage: image.length, freeZeroed: cleared.zeroed };
 }
@@ -137,7 +121,7 @@ function snapshotInThread(job, lang, stdlibFiles) {
 async function workerMain() {
   const { job, lang, stdlibFiles } = workerData;
   makeDeterministic(); // each thread has its own clock and random bytes, so each snapshot is reproducible
-  const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
+  const { loadPyodide } = await importPyodide(job.pyodide);
   parentPort.postMessage(await snapshot(loadPyodide, job, lang, stdlibFiles));
 }
 
@@ -147,7 +131,7 @@ let phase = "survey";
 async function main() {
   const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
   makeDeterministic();
-  const { loadPyodide } = await import(path.join(job.pyodide, "pyodide.mjs"));
+  const { loadPyodide } = await importPyodide(job.pyodide);
   const report = { stdlib: await survey(loadPyodide, job), snapshots: {} };
   phase = "snapshot";
   const langs = Object.keys(job.snapshots);

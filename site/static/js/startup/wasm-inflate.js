@@ -1,4 +1,4 @@
-// Pyodide's .wasm as the site serves it: one .xz stream of it (sitebuild/runtime/maker.py,
+// Pyodide's .wasm as the site serves it: one .xz stream of it (sitebuild/startup/maker.py,
 // compress_wasm: 2.64 MB, against 3.53 MB gzipped and 2.74 MB with brotli -q 11, the encodings a
 // host may send the .wasm itself in). The sim worker decodes it here as its bytes come in, with the
 // snapshot's decoder (npm xz-decompress, snapshot-inflate.js), and compiles it as it is decoded
