@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from . import numbers
 from .errors import UnknownName
+from .markdown import CLOSING, NOBREAK_OPEN
 from .mathml import to_mathml
 
 
@@ -65,4 +66,16 @@ def with_math(text: str) -> Markup:
     """An interface string with formulas in it ($…$, as the chapters write them), its formulas as
     the chapters' MathML and the rest escaped."""
     parts = _INLINE_MATH.split(text)
-    return Markup("").join(Markup('<span class="math inline">%s</span>' % to_mathml(part, "inline")) if i % 2 else escape(part) for i, part in enumerate(parts))
+    out = []
+    for i, part in enumerate(parts):
+        if not i % 2:
+            out.append(escape(part))
+            continue
+        formula = Markup('<span class="math inline">%s</span>' % to_mathml(part, "inline"))
+        after = parts[i + 1]
+        marks = len(after) - len(after.lstrip(CLOSING))
+        if marks:  # held with the closing marks after it, as in the chapters: no line begins with one
+            formula = Markup(NOBREAK_OPEN) + formula + escape(after[:marks]) + Markup("</span>")
+            parts[i + 1] = after[marks:]
+        out.append(formula)
+    return Markup("").join(out)

@@ -413,7 +413,7 @@ def test_a_link_opened_cold_replays_in_one_act_before_its_readouts(new_page, sit
     calls = [t["command"] for t in page.evaluate("() => window.specdecBenchTimings")]
     assert calls == ["act", "readouts"], calls  # the whole link in one act, then its measurement
     assert marks["specdec:bench-live"] > marks["specdec:python-ready"]
-    assert bench_state(page) == {"settings": {"draft": "unigram", "gamma": 8, "candidates": 1, "temperature": 1,
+    assert bench_state(page) == {"settings": {"draft": "unigram", "prompt": "none", "gamma": 8, "candidates": 1, "temperature": 1,
                                               "top_p": 1, "batch": 1, "seed": 1, "rule": "typical", "gpu": "h100-sxm",
                                               "model": "llama-3.1-8b"}, "steps": 200, "rounds": 100}
     assert "200" in page.locator("#b .b-tape-count").text_content()  # 1280 x 720: the bench is a closed sheet

@@ -18,7 +18,7 @@ from helpers.benchpage import PYODIDE_TIMEOUT_MS, open_bench, own_live_pages, re
 from helpers.clipcheck import CLIPPED, SCOPE
 from helpers.owntext_fixtures import own_text
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long(55)]
 
 # Phones and tablets first, then laptops and monitors (each mode's sweep opens the phone's sheet once).
 WINDOWS = [(360, 640), (390, 844), (768, 1024), (1024, 768), (1280, 800), (1366, 657), (1366, 768), (1920, 940), (2560, 1440)]

@@ -25,7 +25,7 @@ from sitebuild.pipeline import Options, build
 from sitebuild.serve import SiteHandler
 from sitebuild.startup.maker import compress_snapshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
+pytestmark = [pytest.mark.browser, pytest.mark.long(50)]
 
 LIVE = "#b[data-mode=live][data-busy=false]"
 TIMEOUT_MS = 90_000

@@ -23,7 +23,7 @@ from helpers.tryit_expect import EXPECT
 from sitebuild.tryit.predict import direction, outcome
 from sitebuild.tryit.values import resolve
 
-pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
+pytestmark = [pytest.mark.browser, pytest.mark.long(50)]
 
 REPO = Path(__file__).resolve().parents[2]
 LABEL = {"en": "What happened:", "zh": "结果："}

@@ -9,11 +9,13 @@ const SHOWN = 120; // characters of the prompt quoted
 export class FreeDraftView {
   constructor(root) {
     this.promptText = root.querySelector(".b-prompt-text");
+    this.promptField = root.querySelector(".b-field--prompt"); // a model draft searches no prompt
     this.notes = [...root.querySelectorAll(".b-free-note, .b-alpha-free-note")];
   }
 
   draw(prompt) {
     for (const note of this.notes) note.hidden = !prompt;
+    this.promptField.hidden = !prompt;
     this.promptText.hidden = !prompt || !prompt.searched;
     if (this.promptText.hidden) return;
     const quoted = prompt.text.length > SHOWN ? prompt.text.slice(0, SHOWN - 1) + "…" : prompt.text;
