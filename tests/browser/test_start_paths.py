@@ -76,10 +76,11 @@ def cpython_start(built_site, lang):
 RECORD_STATUS = """() => {
   window.statusLog = [];
   const record = () => {
+    // The observer runs while the page is parsed: the box may be in without its bar yet.
     const box = document.querySelector('#b .b-status');
-    if (!box) return;
+    const bar = box && box.querySelector('.b-status__bar');
+    if (!bar) return;
     const text = box.querySelector('.b-status__text').textContent;
-    const bar = box.querySelector('.b-status__bar');
     const entry = [box.dataset.state, text, bar.hidden ? null : bar.value, bar.max];
     const last = window.statusLog[window.statusLog.length - 1];
     if (!last || last.join('|') !== entry.join('|')) window.statusLog.push(entry);
