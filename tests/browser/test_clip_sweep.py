@@ -14,7 +14,7 @@ same page sent to the embed's address, with a chapter, swept over the same windo
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS, open_bench, own_live_pages, reset, run, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, open_bench, own_live_pages, paste, reset, run, settle
 from helpers.clipcheck import CLIPPED, SCOPE
 from helpers.owntext_fixtures import own_text
 
@@ -78,11 +78,7 @@ def set_mode(page, lang: str, mode: str):
         page.click("#b .r-go")  # "Run the race"
         page.wait_for_selector('#b[data-steps="40"][data-busy="false"]', timeout=PYODIDE_TIMEOUT_MS, state="attached")
     elif mode == "own":
-        page.evaluate("""(text) => {
-            const box = document.getElementById('b-own-text');
-            box.value = text;
-            box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
-        }""", own_text(f"refrain.{lang}"))
+        paste(page, own_text(f"refrain.{lang}"))
         page.click(".b-own__count")
         page.wait_for_function("() => window.specdecBench.getState().source.source === 'text'", timeout=PYODIDE_TIMEOUT_MS)
         run(page, [{"type": "step"}, {"type": "step"}, {"type": "step"}])

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import check_burst, open_bench, reset, run, settle, snapshot, tube_counts
+from helpers.benchpage import check_burst, open_bench, paste, reset, run, settle, snapshot, tube_counts
 from helpers.owntext_fixtures import own_text
 from helpers.statistical import check_fit_and_power
 
@@ -36,17 +36,6 @@ def worded_by(message: str, template: str) -> bool:
     """Whether the message is the template with its {placeholders} filled in."""
     pattern = ".+?".join(re.escape(piece) for piece in re.split(r"\{\w+\}", template))
     return re.fullmatch(pattern, message, re.S) is not None
-
-
-def paste(page, text: str):
-    """The text into the box as a paste puts it there (Playwright's fill is slow on 200,000 characters),
-    with its tab open beside the machine."""
-    run(page, [{"type": "open_panel", "panel": "own"}])
-    page.evaluate("""(text) => {
-        const box = document.getElementById('b-own-text');
-        box.value = text;
-        box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
-    }""", text)
 
 
 def count_in_page(page, text: str):

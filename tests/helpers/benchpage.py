@@ -159,6 +159,17 @@ def run(page, actions: list[dict]):
     return page.evaluate("(actions) => window.specdecBench.run(actions)", actions)
 
 
+def paste(page, text: str):
+    """The text into the box as a paste puts it there (Playwright's fill is slow on 200,000 characters),
+    with its tab open beside the machine."""
+    run(page, [{"type": "open_panel", "panel": "own"}])
+    page.evaluate("""(text) => {
+        const box = document.getElementById('b-own-text');
+        box.value = text;
+        box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    }""", text)
+
+
 def bench_state(page) -> dict:
     return page.evaluate("() => window.specdecBench.getState().bench")
 

@@ -318,8 +318,7 @@ def question_the_sim_cannot_compute(o: Options) -> str:
 def option_marked_right_that_the_sim_finds_false(o: Options) -> str:
     """The claims are checked, not trusted: swapping which option is right stops the build."""
     path = questions(o)
-    replace_line(path, 'claim = "greedy_lowers_alpha"', 'claim = "greedy_raises_alpha"')
-    line = line_of(path, 'claim = "greedy_raises_alpha"')
+    line = replace_line(path, 'claim = "greedy_lowers_alpha"', 'claim = "greedy_raises_alpha"')
     return (f"{rel(path, o)}:{line}: the sim finds claim 'greedy_raises_alpha' false, but the option is marked right; "
             "mark the option the sim finds true as correct = true, and rewrite its feedback")
 
