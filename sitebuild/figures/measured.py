@@ -215,8 +215,9 @@ def engine_metrics(f: Figures, main: dict) -> None:
     f.add("bench_dar_pct", main["draft_acceptance_rate"] * 100, pct(0))
     f.add("bench_dar_formula_pct", main["draft_acceptance_rate_formula"] * 100, pct(0))
     f.add("bench_alpha_pct", main["alpha"] * 100, pct(0))
-    # SGLang's spec_accept_rate: the tokens a pass writes (guesses kept and the target's own) over
-    # the tokens it checks, the tree's root counted (gamma + 1 for a line of gamma guesses).
+    # The spec_accept_rate of SGLang's older releases: the tokens a pass writes (guesses kept and the
+    # target's own) over the tokens it checks, the tree's root counted (gamma + 1 for a line of gamma
+    # guesses). Current releases count as vLLM does, which bench_dar_pct already gives.
     f.add("bench_sglang_rate_pct", main["mean_acceptance_length"] / (DEFAULT_GAMMA + 1) * 100, pct(0))
 
 

@@ -131,8 +131,8 @@ def test_decoding_after_the_prompt_reads_its_cache():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_sglangs_rate_counts_the_targets_token_and_the_root(lang):
-    """SGLang's spec_accept_rate = length / (gamma + 1); for the same passes it stays above vLLM's
-    accepted / gamma, as the chapter says."""
+    """The spec_accept_rate of SGLang's older releases = length / (gamma + 1); for the same passes it
+    stays above vLLM's accepted / gamma (current SGLang's count too), as the chapter says."""
     from helpers.typed_figures import computed_figures
     raw = computed_figures()[lang].raw()
     gamma = raw["default_gamma"]
