@@ -126,7 +126,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         page_url=canonical or beside,
         profile=profile,
         # The boot script's data attributes: the start fields and the contract.
-        startup_attributes=contract.attributes(page_settings(files.start_files, files, route.root, profile), lang),
+        startup_attributes=contract.attributes(page_settings(files, route.root, profile), lang),
         sources=sources,
         bench=bench,
         **_site_values(site, files),

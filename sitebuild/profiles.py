@@ -44,7 +44,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Profile:
-    name: str
     # The page names the site's service worker (sw.js), which keeps an offline copy of the site.
     service_worker: bool
     # The sim worker keeps the decoded .wasm in Cache Storage (the start field wasmCache).
@@ -69,7 +68,7 @@ class Profile:
         return assets.pyodide_files()["lms"].get(name, name)
 
 
-SITE = Profile("site", service_worker=True, wasm_cache=True, wasm_plain=True, lms_script_names=False,
+SITE = Profile(service_worker=True, wasm_cache=True, wasm_plain=True, lms_script_names=False,
                full_page_beside=True, chapters_in_place=False)
-PACKAGE = Profile("package", service_worker=False, wasm_cache=False, wasm_plain=False, lms_script_names=True,
+PACKAGE = Profile(service_worker=False, wasm_cache=False, wasm_plain=False, lms_script_names=True,
                   full_page_beside=False, chapters_in_place=True)

@@ -191,13 +191,14 @@ def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str,
         })
 
 
-def page_settings(start: StartFiles, files, root: str, profile) -> dict:
+def page_settings(files, root: str, profile) -> dict:
     """A page's start-up settings, by the contract's start fields (contract.FIELDS): addresses
     relative to the page (root: the way back to the site's root; the static files with their
     `?v=` versions), and per language where the contract says so.
-    files: the files the pages name (sitebuild/settings.py, PageFiles: the static files' and the
-    models' versions); profile: where the page is served (sitebuild/profiles.py), which says whether
+    files: the files the pages name (sitebuild/settings.py, PageFiles: the start files, the static
+    files' and the models' versions); profile: where the page is served (sitebuild/profiles.py), which says whether
     it names the service worker, the .wasm cache and the plain .wasm, and Pyodide's scripts' names."""
+    start = files.start_files
     pyodide = root + start.pyodide
     sizes = start.sizes
     langs = sizes["models"]

@@ -240,8 +240,9 @@ def test_the_package_page_differs_from_the_sites_embed_by_its_profile_alone(requ
                                                        "pyodideModule")}, changed
     for name in ("service-worker", "wasm-cache", "wasm-plain"):
         assert ours[name] and theirs[name] == "", name
-    for name in ("pyodide-script", "pyodide-module"):
-        assert theirs[name] == ours[name] + ".js", name  # the adapter's LMS names: pyodide.mjs.js
+    for name in ("pyodide-script", "pyodide-module"):  # the adapter's LMS names: pyodide.mjs.js
+        folder, script = ours[name].rsplit("/", 1)
+        assert theirs[name] == f"{folder}/{profile.pyodide_name(script)}" and theirs[name].endswith(".js"), name
     assert "sw.js" not in package and not re.search(r'="[^"]*\.mjs"', package)  # no address of a .mjs
     # Beside the boot script: the body's in-place chapters and, without a base URL, the link.
     full = re.search(r'<a [^>]*class="embed__full"[^>]*>', site_embed).group(0)
