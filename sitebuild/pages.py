@@ -156,12 +156,11 @@ def source_list(sources: Sources, lang: str) -> list[dict]:
 def render_not_found(env, contents: dict[str, LanguageContent], site: Site, files: PageFiles) -> str:
     """404.html: hosts send it for a missing path at any depth, so its links cannot be relative;
     they start from the site's path on its host (the base URL's, else '/')."""
-    values = _site_values(site, files)
     return env.get_template("404.html").render(
+        root=site.site_path,
         stylesheet=stylesheets.published("index"),
         html_lang="en",
         csp=csp_meta(),
         strings={l: c.strings for l, c in contents.items()},
-        **values,
-        root=site.site_path,
+        **_site_values(site, files),
     )

@@ -170,7 +170,7 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
     with output.staged(out) as stage:
         with progress.part("runtime files"):
             products.files = write_runtime(stage, products.models, products.measured, opts.site, snapshots,
-                                                          opts.bundled)
+                                           opts.bundled)
         progress.add("runtime files", made_s, made_cpu)
         progress.line("runtime files", ("Pyodide's start files and snapshots" if snapshots else
                                         "Pyodide's start files, no snapshots (--runtime=wheel)")
