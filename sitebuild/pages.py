@@ -13,7 +13,9 @@ from markupsafe import Markup
 from . import frames, stylesheets
 from .content import LANGS, LanguageContent
 from .headers import csp_meta
+from .profiles import Profile
 from .references import Sources
+from .settings import Alternate, PageFiles, Site
 from .startup import contract, page_settings
 from .templating import page_environment
 
@@ -79,24 +81,33 @@ def full_page_url(base_url: str | None, lang: str) -> str | None:
     return base_url + page_route(lang, False).path if base_url else None
 
 
-def alternates(base_url: str | None, contents: dict[str, LanguageContent]) -> list[dict]:
+def alternates(base_url: str | None, contents: dict[str, LanguageContent]) -> tuple[Alternate, ...]:
     """hreflang links: every language's full page, and the chooser as x-default. Search engines
     take only absolute addresses here, so there are none without a base URL."""
     if not base_url:
-        return []
-    links = [
-        {"hreflang": c.strings["html_lang"], "href": full_page_url(base_url, lang)}
-        for lang, c in contents.items()
-    ]
-    return links + [{"hreflang": "x-default", "href": base_url}]
+        return ()
+    links = [Alternate(c.strings["html_lang"], full_page_url(base_url, lang)) for lang, c in contents.items()]
+    return (*links, Alternate("x-default", base_url))
 
 
-def render_page(env, route: Route, content: LanguageContent, sections: list[dict], site: dict) -> str:
+def _site_values(site: Site, files: PageFiles) -> dict:
+    """What every page's template reads of the site's settings."""
+    return {"base_url": site.base_url, "site_path": site.site_path, "updated": site.updated,
+            "alternates": site.alternates, "files": files}
+
+
+def render_page(env, route: Route, content: LanguageContent, sections: list[dict], site: Site, files: PageFiles,
+                profile: Profile, sources: list[dict], bench: dict) -> str:
+    """A full page or an embed, as `profile` serves it (sitebuild/profiles.py: the site's, or a
+    course package's copy of the embed); sources: source_list's; bench: the first picture."""
     lang = content.lang
     faq = [item for s in sections for item in s["faq"]]
-    canonical = full_page_url(site["base_url"], lang)
+    canonical = full_page_url(site.base_url, lang)
     template = env.get_template("embed.html" if route.embed else "page.html")
     other = next(l for l in LANGS if l != lang)
+    # The embed's link to the full page: relative when there is no address to give and the full
+    # page is served beside it; none (hidden) when it is not.
+    beside = route.root + page_route(lang, False).path if profile.full_page_beside else ""
     return template.render(
         route=route,
         root=route.root,
@@ -112,15 +123,17 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         closing=[s for s in sections if not s["is_chapter"]],
         faq_jsonld=faq_jsonld(faq, canonical) if faq else None,
         canonical=canonical,
-        # The embed's link to the full page: relative when there is no address to give.
-        page_url=canonical or route.root + page_route(lang, False).path,
-        # The boot script's data attributes: the runtime's start fields and the contract.
-        startup_attributes=contract.attributes(page_settings(site["runtime"], route.root), lang),
-        **site,
+        page_url=canonical or beside,
+        profile=profile,
+        # The boot script's data attributes: the start fields and the contract.
+        startup_attributes=contract.attributes(page_settings(files, route.root, profile), lang),
+        sources=sources,
+        bench=bench,
+        **_site_values(site, files),
     )
 
 
-def render_index(env, route: Route, contents: dict[str, LanguageContent], site: dict) -> str:
+def render_index(env, route: Route, contents: dict[str, LanguageContent], site: Site, files: PageFiles) -> str:
     return env.get_template("index.html").render(
         route=route,
         root=route.root,
@@ -128,7 +141,7 @@ def render_index(env, route: Route, contents: dict[str, LanguageContent], site: 
         html_lang="en",
         csp=csp_meta(),
         strings={l: c.strings for l, c in contents.items()},
-        **site,
+        **_site_values(site, files),
     )
 
 
@@ -140,14 +153,14 @@ def source_list(sources: Sources, lang: str) -> list[dict]:
     return out
 
 
-def render_not_found(env, contents: dict[str, LanguageContent], site: dict) -> str:
+def render_not_found(env, contents: dict[str, LanguageContent], site: Site, files: PageFiles) -> str:
     """404.html: hosts send it for a missing path at any depth, so its links cannot be relative;
     they start from the site's path on its host (the base URL's, else '/')."""
     return env.get_template("404.html").render(
-        root=site["site_path"],
+        root=site.site_path,
         stylesheet=stylesheets.published("index"),
         html_lang="en",
         csp=csp_meta(),
         strings={l: c.strings for l, c in contents.items()},
-        **site,
+        **_site_values(site, files),
     )

@@ -28,6 +28,7 @@ from typing import Callable
 from . import assets, bundles, freshness, output, stylesheets
 from . import base_url as base_urls
 from .progress import Progress, children_cpu
+from .settings import PageFiles
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "site"
@@ -105,8 +106,8 @@ class RuntimeMaker:
 
 
 def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE,
-                  snapshots: bool = True, bundled: bool = True) -> dict:
-    """Static files, Pyodide and its start-up files, and the models; return their versioned paths.
+                  snapshots: bool = True, bundled: bool = True) -> PageFiles:
+    """Static files, Pyodide and the start files, and the models; return them as the pages name them.
     measured: per language, the readout table the snapshots' sessions open with; snapshots=False:
     none made (`--runtime=wheel`); bundled: the scripts bundled by esbuild (else as written)."""
     from . import startup
@@ -118,7 +119,7 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     published = bundles.write(static, stage, sheets, bundled)
     static_versions |= published.versions
     model_bytes, measured_bytes = _runtime_inputs(models, measured)
-    python = startup.write_start_files(stage, model_bytes, measured_bytes, snapshots)
+    start_files = startup.write_start_files(stage, model_bytes, measured_bytes, snapshots)
     (stage / "models").mkdir()
     model_versions = {}
     for lang, data in model_bytes.items():
@@ -129,8 +130,8 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     # The bench pages' style sheet as a host that compresses ahead sends it: the page tells such a
     # host by this size (sim-boot.js, hostSendsBrotli).
     sheet_brotli = assets.brotli_size((stage / "static" / stylesheets.published("all")).read_bytes())
-    return {**python, "static": static_versions, "models": model_versions, "preloads": published.preloads,
-            "sheet_brotli": sheet_brotli}
+    return PageFiles(versions=static_versions, preloads=published.preloads, models=model_versions,
+                     sheet_brotli=sheet_brotli, start_files=start_files)
 
 
 def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | None = None) -> Result:
@@ -168,8 +169,8 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         memo["runtime made"] = maker.made
     with output.staged(out) as stage:
         with progress.part("runtime files"):
-            products.site["runtime"] = write_runtime(stage, products.models, products.measured, opts.site, snapshots,
-                                                          opts.bundled)
+            products.files = write_runtime(stage, products.models, products.measured, opts.site, snapshots,
+                                           opts.bundled)
         progress.add("runtime files", made_s, made_cpu)
         progress.line("runtime files", ("Pyodide's start files and snapshots" if snapshots else
                                         "Pyodide's start files, no snapshots (--runtime=wheel)")
@@ -181,8 +182,9 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         with progress.stage("packages") as note:  # after the service worker: it keeps none of them
             courses = course.courses(products)
             banks = course.question_banks(opts.site, courses, products.languages)
-            note.detail = course.write(stage, courses, products.site["base_url"], memo,
-                                       course.bank_files(banks, courses, products.site["base_url"]))
+            base_url = products.site.base_url
+            note.detail = course.write(stage, courses, render.package_pages(products), base_url, memo,
+                                       course.bank_files(banks, courses, base_url))
         headers.write(stage, pages.ROUTES)  # last: its rules are read from the files written
         if stamp is None:  # the books were just downloaded: now they can be stamped
             stamp = freshness.input_stamp(opts)
@@ -190,5 +192,5 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
         swap_started, swap_cpu = time.perf_counter(), time.thread_time()
     progress.add("swap", time.perf_counter() - swap_started, time.thread_time() - swap_cpu)
     progress.line("swap", f"into {out}")
-    reports = [base_urls.report(products.site["base_url"])]
+    reports = [base_urls.report(products.site.base_url)]
     return Result(out, False, progress.elapsed(), reports, progress.summary(out))

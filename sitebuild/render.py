@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import base_url as base_urls
-from . import content, diagrams, glossary, js_strings, pages, site_files, tryit
+from . import content, diagrams, glossary, js_strings, pages, profiles, site_files, tryit
 from .counting import ModelFile, count_model
 from .errors import Namespace, boundary
 from .figures.serving import quoted_numbers_digest
 from .frontmatter import load_toml
 from .references import Sources, quoted_figures
 from .sections import render_section, table_name
+from .settings import PageFiles, Site
 
 REPO = Path(__file__).resolve().parent.parent
 FIGURES_CODE = REPO / "sitebuild" / "figures"
@@ -31,13 +32,14 @@ class Products:
     """Everything the pages are made of, before anything is written."""
 
     contents: dict
-    site: dict
+    site: Site
     sources: Sources
     models: dict[str, ModelFile]
     measured: dict[str, str]  # per language: the readout table the page's session opens with
     rendered: dict
     templates: Path
     languages: dict  # per language: the sim's models (sim.models.load_language), for the question banks
+    files: PageFiles | None = None  # the files the pages name, once written (pipeline.write_runtime)
 
 
 def _remember(memo: dict | None, kind: str, key, compute, computed: list | None = None):
@@ -53,11 +55,12 @@ def _remember(memo: dict | None, kind: str, key, compute, computed: list | None 
     return memo[kind][1]
 
 
-def site_settings(site_folder: Path, base_url: str | None) -> dict:
+def site_settings(site_folder: Path, base_url: str | None, contents: dict) -> Site:
     meta_path = site_folder / "meta.toml"
     meta = load_toml(meta_path)
     base = base_urls.choose(base_url, meta, meta_path)
-    return {"base_url": base, "site_path": base_urls.site_path(base), "updated": meta["updated"].isoformat()}
+    return Site(base_url=base, site_path=base_urls.site_path(base), updated=meta["updated"].isoformat(),
+                alternates=pages.alternates(base, contents))
 
 
 def figure_namespace(values: dict) -> Namespace:
@@ -116,8 +119,7 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
         contents = content.load_all(opts.site)
         glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
         js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
-        site = site_settings(opts.site, opts.base_url)
-        site["alternates"] = pages.alternates(site["base_url"], contents)
+        site = site_settings(opts.site, opts.base_url, contents)
         sources = Sources.load(opts.site / "sources.toml")
         paper = {lang: quoted_figures(opts.site / "quoted.toml", lang, sources) for lang in contents}
 
@@ -166,9 +168,9 @@ def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
             "cite": sources.cite,
             "diagram": diagrams.render,
             "meta": {
-                **site,
+                "updated": site.updated,
                 "title": language_content.strings["site_title"],
-                "canonical": pages.full_page_url(site["base_url"], lang) or "",
+                "canonical": pages.full_page_url(site.base_url, lang) or "",
             },
         }
         tables = table_name(language_content.strings)
@@ -182,17 +184,33 @@ def render_all(contents, texts, paper, sources, site, spec, pictures) -> dict:
 
 def write_pages(stage: Path, products: Products) -> None:
     env = pages.environment(products.templates)
-    site = products.site
+    site, files = products.site, products.files
     for route in pages.ROUTES:
         target = stage / route.path / "index.html"
         target.parent.mkdir(parents=True, exist_ok=True)
         with boundary(page=f"/{route.path}"):
             if route.lang is None:
-                html = pages.render_index(env, route, products.contents, site)
+                html = pages.render_index(env, route, products.contents, site, files)
             else:
-                sections, picture = products.rendered[route.lang]
-                page_site = {**site, "sources": pages.source_list(products.sources, route.lang), "bench": picture}
-                html = pages.render_page(env, route, products.contents[route.lang], sections, page_site)
+                html = _render_page(env, products, route, profiles.SITE)
         target.write_text(html, encoding="utf-8")
     with boundary(page="/404.html and the crawlers' files"):
-        site_files.write(stage, env, products.contents, site)
+        site_files.write(stage, env, products.contents, site, files)
+
+
+def package_pages(products: Products) -> dict[str, str]:
+    """Per language: the course package's copy of the embed, rendered from the same templates
+    with the package's profile (sitebuild/profiles.py)."""
+    env = pages.environment(products.templates)
+    made = {}
+    for lang in products.rendered:
+        route = pages.page_route(lang, embed=True)
+        with boundary(page=f"the course package's /{route.path}"):
+            made[lang] = _render_page(env, products, route, profiles.PACKAGE)
+    return made
+
+
+def _render_page(env, products: Products, route: pages.Route, profile: profiles.Profile) -> str:
+    sections, picture = products.rendered[route.lang]
+    return pages.render_page(env, route, products.contents[route.lang], sections, products.site, products.files,
+                             profile, pages.source_list(products.sources, route.lang), picture)

@@ -7,6 +7,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from . import pages
+from .settings import Alternate, PageFiles, Site
 
 SITEMAP = "sitemap.xml"
 ROBOTS = """\
@@ -24,11 +25,11 @@ def robots_txt(base_url: str | None) -> str:
     return ROBOTS + "\n# No sitemap: this build has no base URL (build.py --base-url URL writes one).\n"
 
 
-def sitemap_xml(base_url: str, alternates: list[dict], updated: str) -> str:
+def sitemap_xml(base_url: str, alternates: tuple[Alternate, ...], updated: str) -> str:
     """Every indexable page (the chooser and the full pages, not the embeds), each with the
     whole set of hreflang alternates, as search engines ask."""
     links = "".join(
-        f'\n    <xhtml:link rel="alternate" hreflang={quoteattr(alt["hreflang"])} href={quoteattr(alt["href"])}/>'
+        f'\n    <xhtml:link rel="alternate" hreflang={quoteattr(alt.hreflang)} href={quoteattr(alt.href)}/>'
         for alt in alternates
     )
     urls = [base_url + route.path for route in pages.ROUTES if not route.embed]
@@ -40,9 +41,9 @@ def sitemap_xml(base_url: str, alternates: list[dict], updated: str) -> str:
             f'xmlns:xhtml="http://www.w3.org/1999/xhtml">{entries}\n</urlset>\n')
 
 
-def write(stage: Path, env, contents: dict, site: dict) -> None:
-    (stage / "404.html").write_text(pages.render_not_found(env, contents, site), encoding="utf-8")
-    (stage / "robots.txt").write_text(robots_txt(site["base_url"]), encoding="utf-8")
-    if site["base_url"]:
-        sitemap = sitemap_xml(site["base_url"], site["alternates"], site["updated"])
+def write(stage: Path, env, contents: dict, site: Site, files: PageFiles) -> None:
+    (stage / "404.html").write_text(pages.render_not_found(env, contents, site, files), encoding="utf-8")
+    (stage / "robots.txt").write_text(robots_txt(site.base_url), encoding="utf-8")
+    if site.base_url:
+        sitemap = sitemap_xml(site.base_url, site.alternates, site.updated)
         (stage / SITEMAP).write_text(sitemap, encoding="utf-8")

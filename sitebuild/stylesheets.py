@@ -11,7 +11,7 @@ Each source's named frames (`@media (--page-bar)`) are written out from sitebuil
 first (`source_text`).
 
 This table is the one list of which sheets each kind of page uses; pages.py says which kind each
-template is, and the templates link `runtime.static`'s version of it.
+template is, and the templates link `files.versions`'s version of it.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ BUNDLES = {
 
 
 def published(kind: str) -> str:
-    """The bundle's path under /static/ (and its key in runtime.static): css/<kind>.css."""
+    """The bundle's path under /static/ (and its key in the pages' `files.versions`, sitebuild/settings.py): css/<kind>.css."""
     if kind not in BUNDLES:
         raise BuildError(f"no style sheet for pages of kind {kind!r} (the kinds are {', '.join(BUNDLES)})",
                          file=HERE)

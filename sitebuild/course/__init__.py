@@ -1,7 +1,8 @@
 """Course packages (issue 22; docs/courses.md), written into the site's course/ folder:
 
-- specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with its runtime and a launcher that reports
-  to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's MIME table: adapt.py);
+- specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with its start files and a launcher that reports
+  to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's MIME table: the
+  package's profile, sitebuild/profiles.py, with which its copy of the embed is rendered);
 - specdec-<lang>.imscc: a Common Cartridge with one web link per chapter to the hosted embed,
   only with a base URL (cartridge.py);
 - specdec-<lang>-questions.xml: the question bank as Moodle XML (moodle_xml.py), its wording from
@@ -9,7 +10,7 @@
   a base URL (each question links the hosted chapter that teaches it).
 
 Made from the staged site's own files, after the pages, so a package holds the bytes the site
-serves (adapted where adapt.py says). The same site gives the same bytes (zips.py).
+serves, and the package's own copy of the embed. The same site gives the same bytes (zips.py).
 """
 
 from __future__ import annotations
@@ -63,27 +64,28 @@ def bank_files(banks: list[bank.Bank], courses: list[Course], base_url: str | No
     return made
 
 
-def packages(site: Path, courses: list[Course], base_url: str | None) -> dict[str, bytes]:
-    """Every package, by its file name: what write() puts in course/."""
+def packages(site: Path, courses: list[Course], pages: dict[str, str], base_url: str | None) -> dict[str, bytes]:
+    """Every package, by its file name: what write() puts in course/. pages: per language, the
+    package's copy of the embed (sitebuild/render.py, package_pages)."""
     env = environment()
     made = {}
     for course in courses:
-        made[scorm.name(course.lang)] = scorm.package(env, site, course, hosted=base_url is not None)
+        made[scorm.name(course.lang)] = scorm.package(env, site, course, pages[course.lang])
         if base_url:
             made[cartridge.name(course.lang)] = cartridge.cartridge(course, base_url)
     return made
 
 
-def write(stage: Path, courses: list[Course], base_url: str | None, memo: dict | None = None,
-          banks: dict[str, bytes] | None = None) -> str:
+def write(stage: Path, courses: list[Course], pages: dict[str, str], base_url: str | None,
+          memo: dict | None = None, banks: dict[str, bytes] | None = None) -> str:
     """Write the packages (and the banks' files, bank_files) into stage/course/; return what the
-    build says about them. memo (the development server's): packages kept when their inputs'
-    bytes are the same."""
-    key = _inputs_digest(stage, courses, base_url) if memo is not None else None
+    build says about them. pages: per language, the package's copy of the embed; memo (the
+    development server's): packages kept when their inputs' bytes are the same."""
+    key = _inputs_digest(stage, courses, pages, base_url) if memo is not None else None
     if memo is not None and memo.get("course packages", (None,))[0] == key:
         made = memo["course packages"][1]
     else:
-        made = packages(stage, courses, base_url)
+        made = packages(stage, courses, pages, base_url)
         if memo is not None:
             memo["course packages"] = (key, made)
     made = {**made, **(banks or {})}
@@ -105,11 +107,11 @@ def _size(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
 
 
-def _inputs_digest(stage: Path, courses: list[Course], base_url: str | None) -> str:
+def _inputs_digest(stage: Path, courses: list[Course], pages: dict[str, str], base_url: str | None) -> str:
     from .files import needed
 
-    digest = hashlib.sha256(repr((courses, base_url)).encode())
+    digest = hashlib.sha256(repr((courses, pages, base_url)).encode())
     for course in courses:
-        for rel in needed(stage, course.lang, base_url is not None):
+        for rel in needed(stage, course.lang, pages[course.lang]):
             digest.update(rel.encode() + b"\0" + (stage / rel).read_bytes())
     return digest.hexdigest()

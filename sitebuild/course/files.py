@@ -1,7 +1,8 @@
 """Which of a built site's files a language's package holds: exactly what its embed loads.
 
-Read from the built files, not from a list kept by hand: the embed's page names its style sheets,
-scripts and runtime files (src, href and the data-* runtime addresses), each script names the
+Read from the package's copy of the embed (rendered with the package's profile:
+sitebuild/profiles.py) and the built files, not from a list kept by hand: the page names its style
+sheets, scripts and start files (src, href and the start fields' addresses), each script names the
 modules it imports, and the lock names its wheel. Nothing else is taken: no _headers, sitemap,
 service worker, full pages or the other language's snapshot and model.
 """
@@ -16,10 +17,10 @@ from pathlib import Path
 from .. import assets
 from ..errors import BuildError
 from ..pages import page_route
+from ..profiles import PACKAGE
 from ..startup import contract
-from . import adapt
 
-# The page's local addresses: src/href, and the runtime's addresses (the contract's url fields).
+# The page's local addresses: src/href, and the start fields' addresses (the contract's url fields).
 URL_ATTRIBUTES = "|".join(re.escape(contract.attribute(f.name)) for f in contract.FIELDS if f.kind == "url")
 PAGE_REFS = re.compile(rf'\b(?:src|href|data-(?:{URL_ATTRIBUTES}))="([^"#?:]+)(?:\?[^"]*)?"')
 # A module's static imports (`import ... from "./x.js"`, `import "./x.js"`), literal dynamic ones,
@@ -51,22 +52,20 @@ def modules(site: Path, first: list[str]) -> list[str]:
     return seen
 
 
-def adapted_page(site: Path, lang: str, hosted: bool) -> str:
+def needed(site: Path, lang: str, page: str) -> list[str]:
+    """The site's files the language's embed loads, as the package's copy of it (`page`) names
+    them; site-relative, Pyodide's by the site's names."""
     rel = embed_path(lang)
-    return adapt.apply(rel, read(site, rel).decode("utf-8"), adapt.embed_page(hosted))
-
-
-def needed(site: Path, lang: str, hosted: bool) -> list[str]:
-    """The site's files the language's embed (as the package adapts it) loads, site-relative."""
-    page = embed_path(lang)
-    base = posixpath.dirname(page)
-    refs = [posixpath.normpath(posixpath.join(base, ref)) for ref in PAGE_REFS.findall(adapted_page(site, lang, hosted))]
-    files = {page}
+    base = posixpath.dirname(rel)
+    refs = [posixpath.normpath(posixpath.join(base, ref)) for ref in PAGE_REFS.findall(page)]
+    files = {rel}
     for ref in refs:
         folder = site / ref
-        if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: the runtime's folder
-            # all of it but the .wasm itself, which the package's page never asks for (adapt.py)
-            files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file() and p.name != assets.WASM_PLAIN}
+        if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: Pyodide's folder
+            # The files the worker may ask for, by the page's start fields: the .wasm itself only
+            # where the profile names it (the package's does not).
+            files |= {f"{ref}/{p.name}" for p in folder.iterdir()
+                      if p.is_file() and (PACKAGE.wasm_plain or p.name != assets.WASM_PLAIN)}
         elif ref.startswith("pyodide/"):  # one of its scripts (under the package's name): the folder holds it
             continue
         elif ref.endswith("pyodide-lock.json"):  # the lock and the wheel it names
@@ -78,22 +77,20 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
     return sorted(files)
 
 
-def package_files(site: Path, lang: str, hosted: bool) -> dict[str, bytes]:
-    """The embed and everything it loads, adapted to an LMS's MIME table (adapt.py), by the
-    package's paths (the site's, but Pyodide's scripts named .mjs.js)."""
+def package_files(site: Path, lang: str, page: str) -> dict[str, bytes]:
+    """The package's copy of the embed (`page`) and everything it loads, by the package's paths
+    (the site's, but Pyodide's scripts under the names the package's profile gives them)."""
     files = {}
-    for rel in needed(site, lang, hosted):
-        data = read(site, rel)
-        name = posixpath.basename(rel)
-        if rel == embed_path(lang):
-            data = adapted_page(site, lang, hosted).encode("utf-8")
-        if name in adapt.renamed():
-            rel = posixpath.join(posixpath.dirname(rel), adapt.renamed()[name])
+    for rel in needed(site, lang, page):
+        data = page.encode("utf-8") if rel == embed_path(lang) else read(site, rel)
+        if rel.startswith("pyodide/"):
+            rel = posixpath.join(posixpath.dirname(rel), PACKAGE.pyodide_name(posixpath.basename(rel)))
         files[rel] = data
     if "static/js/startup/sim-worker.js" not in files:
         raise BuildError(f"the course package found no static/js/startup/sim-worker.js among the files {embed_path(lang)} loads")
     mjs = [rel for rel in files if rel.endswith(".mjs")]
     if mjs:
         raise BuildError(f"the course package would hold {', '.join(mjs)}: an LMS serves .mjs as "
-                         "application/octet-stream, which a module import refuses", fix=adapt.FIX)
+                         "application/octet-stream, which a module import refuses",
+                         fix="give it a name an LMS serves as JavaScript (sitebuild/profiles.py says why)")
     return files

@@ -93,9 +93,10 @@ def manifest(course: Course, names: list[str]) -> bytes:
     return document(root, {"": CP, "adlcp": ADLCP})
 
 
-def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, bytes]:
-    """Every file of the package but its manifest, by its path in the zip."""
-    found = files.package_files(site, course.lang, hosted)
+def package_files(env, site: Path, course: Course, page: str) -> dict[str, bytes]:
+    """Every file of the package but its manifest, by its path in the zip; page: the package's copy
+    of the embed (sitebuild/render.py, package_pages)."""
+    found = files.package_files(site, course.lang, page)
     found[LAUNCHER] = launcher_page(env, course)
     for launcher_file in LAUNCHER_FILES:
         found[launcher_file] = (HERE / launcher_file).read_bytes()
@@ -110,7 +111,7 @@ def package_files(env, site: Path, course: Course, hosted: bool) -> dict[str, by
     return found
 
 
-def package(env, site: Path, course: Course, hosted: bool) -> bytes:
-    found = package_files(env, site, course, hosted)
+def package(env, site: Path, course: Course, page: str) -> bytes:
+    found = package_files(env, site, course, page)
     found["imsmanifest.xml"] = manifest(course, list(found))
     return zips.deterministic_zip(found)

@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import assets
@@ -125,10 +126,30 @@ def _without_snapshots(made: Path, out: Path) -> None:
     (out / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True))
 
 
+@dataclass(frozen=True)
+class StartFiles:
+    """The start files as the site holds them: site-relative addresses, sizes and what the worker
+    checks (write_start_files makes it; page_settings reads it)."""
+
+    pyodide: str  # Pyodide's folder (its files: assets.PYODIDE_SITE_FILES)
+    token: str  # the build's token, which each snapshot carries
+    stdlib: str
+    lock: str
+    wheel: str
+    snapshots: dict[str, str]  # per language; none in a build without snapshots
+    # What Pyodide checks in a lock (its ABI): the snapshot path needs no package, so the worker
+    # hands Pyodide this instead of downloading the lock.
+    lock_info: dict
+    # Bytes of each file the worker may fetch, by the names its loading message counts them under;
+    # per language under "snapshots", "snapshots_decoded" (each snapshot's own size: the array
+    # Pyodide restores from is made at once) and "models".
+    sizes: dict
+
+
 def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
-                        snapshots: bool = True) -> dict:
-    """Copy Pyodide and the start files into the site; return the start-up files (site-relative
-    addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
+                      snapshots: bool = True) -> StartFiles:
+    """Copy Pyodide and the start files into the site; return where they are and their sizes, for
+    page_settings. snapshots=False: no snapshots (`--runtime=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
         wasm = pool.submit(wasm_stream, cache_root())
@@ -158,60 +179,53 @@ def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str,
                  for lang in models if (folder / f"{lang}.snapshot.xz").exists()}
     made = json.loads((folder / "report.json").read_text())["snapshots"]
     size = lambda rel: (stage / rel).stat().st_size  # noqa: E731
-    return {
-        "pyodide": pyodide_rel,
-        "token": token,
-        "stdlib": stdlib,
-        "lock": lock,
-        "wheel": wheel_rel,
-        "snapshots": snapshots,
-        # What Pyodide checks in a lock (its ABI): the snapshot path needs no package, so the
-        # worker hands Pyodide this instead of downloading the lock.
-        "lock_info": json.loads((folder / "pyodide-lock.json").read_text())["info"],
-        # Bytes of each file the worker may fetch, by the names its loading message counts them under.
-        "sizes": {
+    return StartFiles(
+        pyodide=pyodide_rel, token=token, stdlib=stdlib, lock=lock, wheel=wheel_rel, snapshots=snapshots,
+        lock_info=json.loads((folder / "pyodide-lock.json").read_text())["info"],
+        sizes={
             **{name: size(pyodide_rel + name) for name in assets.PYODIDE_SITE_FILES},
             "stdlib": size(stdlib), "lock": size(lock), "wheel": size(wheel_rel),
             "snapshots": {lang: size(rel) for lang, rel in snapshots.items()},
-            # Each snapshot's own size, decoded: the array Pyodide restores from is made at once.
             "snapshots_decoded": {lang: made[lang]["bytes"] for lang in snapshots},
             "models": {lang: len(data) for lang, data in models.items()},
-        },
-    }
+        })
 
 
-def page_settings(runtime: dict, root: str) -> dict:
+def page_settings(files, root: str, profile) -> dict:
     """A page's start-up settings, by the contract's start fields (contract.FIELDS): addresses
     relative to the page (root: the way back to the site's root; the static files with their
     `?v=` versions), and per language where the contract says so.
-    runtime: write_start_files's, with the static files' and the models' versions (`static`,
-    `models`: sitebuild/pipeline.py, write_runtime)."""
-    pyodide = root + runtime["pyodide"]
-    sizes = runtime["sizes"]
-    langs = runtime["sizes"]["models"]
-    static = lambda rel: f"{root}static/{rel}?v={runtime['static'][rel]}"  # noqa: E731
+    files: the files the pages name (sitebuild/settings.py, PageFiles: the start files, the static
+    files' and the models' versions); profile: where the page is served (sitebuild/profiles.py), which says whether
+    it names the service worker, the .wasm cache and the plain .wasm, and Pyodide's scripts' names."""
+    start = files.start_files
+    pyodide = root + start.pyodide
+    sizes = start.sizes
+    langs = sizes["models"]
+    static = lambda rel: f"{root}static/{rel}?v={files.versions[rel]}"  # noqa: E731
+    layout = assets.pyodide_files()
     return {
         "worker": static("js/startup/sim-worker.js"),
         "pyodide": pyodide,
-        "pyodideScript": pyodide + assets.pyodide_files()["loader"],
-        "pyodideModule": pyodide + assets.pyodide_files()["module"],
+        "pyodideScript": pyodide + profile.pyodide_name(layout["loader"]),
+        "pyodideModule": pyodide + profile.pyodide_name(layout["module"]),
         "wasm": pyodide + assets.WASM_XZ,
-        "wasmPlain": pyodide + assets.WASM_PLAIN,
-        "sheetBrotli": runtime["sheet_brotli"],
-        "wasmCache": WASM_CACHE,
+        "wasmPlain": pyodide + assets.WASM_PLAIN if profile.wasm_plain else "",
+        "sheetBrotli": files.sheet_brotli,
+        "wasmCache": WASM_CACHE if profile.wasm_cache else "",
         "wasmKept": True,
-        "stdlib": root + runtime["stdlib"],
-        "lock": root + runtime["lock"],
-        "lockInfo": runtime["lock_info"],
-        "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
+        "stdlib": root + start.stdlib,
+        "lock": root + start.lock,
+        "lockInfo": start.lock_info,
+        "snapshot": {lang: root + rel for lang, rel in start.snapshots.items()},
         "snapshotSize": sizes["snapshots_decoded"],
-        "snapshotToken": runtime["token"],
-        "decoder": static("js/startup/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
-        "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
+        "snapshotToken": start.token,
+        "decoder": static("js/startup/snapshot-inflate-worker.js") if start.snapshots else "",
+        "model": {lang: f"{root}models/{lang}.json?v={files.models[lang]}" for lang in langs},
         "sizes": {lang: {
             **{name: sizes[name] for name in assets.PYODIDE_SITE_FILES},
             "stdlib": sizes["stdlib"], "lock": sizes["lock"], "wheel": sizes["wheel"],
             "snapshot": sizes["snapshots"].get(lang, 0), "model": sizes["models"][lang],
         } for lang in langs},
-        "serviceWorker": f"{root}sw.js",
+        "serviceWorker": f"{root}sw.js" if profile.service_worker else "",
     }

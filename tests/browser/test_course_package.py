@@ -122,7 +122,7 @@ def lms(built_site, tmp_path_factory):
 
 
 def test_the_sites_own_embed_fails_behind_the_lms_table(new_page, built_site):
-    """The server holds the package to Moodle's table: the site's own embed, unadapted, fails
+    """The server holds the package to Moodle's table: the site's own embed (its profile the site's) fails
     behind it (its .mjs scripts are refused), so the package's run below is not a given."""
     server, root = serve(built_site)
     try:

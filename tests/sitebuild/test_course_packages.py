@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from sitebuild import content
-from sitebuild.course import adapt, cartridge, packages, scorm, sizes, write, zips
+from sitebuild import content, profiles
+from sitebuild.course import cartridge, packages, scorm, sizes, write, zips
 from sitebuild.course.scorm import Course
-from sitebuild.errors import BuildError
+from sitebuild.startup import contract
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("en", "zh")
@@ -55,6 +55,12 @@ def open_zip(path: Path) -> zipfile.ZipFile:
 def page_chapters(site: Path, lang: str) -> list[str]:
     html = (site / "embed" / lang / "specdec" / "index.html").read_text(encoding="utf-8")
     return json.loads(re.search(r'<script type="application/json" id="page-chapters">(.*?)</script>', html).group(1))
+
+
+def package_page(site: Path, lang: str) -> str:
+    """The package's copy of the embed as the build rendered it (render.package_pages), read back
+    from the built package: what the package builder is given beside the site."""
+    return open_zip(site / "course" / scorm.name(lang)).read(f"embed/{lang}/specdec/index.html").decode("utf-8")
 
 
 def site_courses() -> list[Course]:
@@ -123,7 +129,7 @@ def test_packages_are_the_same_bytes_every_time(built_site):
     """The builder, run again on the built site with its cache of deflated members emptied, makes
     the build's own bytes (the site itself is byte-identical across builds: tests/sitebuild/test_build.py)."""
     zips._deflated.clear()
-    made = packages(built_site, [c for c in site_courses() if c.lang == "en"], None)
+    made = packages(built_site, [c for c in site_courses() if c.lang == "en"], {"en": package_page(built_site, "en")}, None)
     assert list(made) == [scorm.name("en")]
     assert made[scorm.name("en")] == (built_site / "course" / scorm.name("en")).read_bytes()
 
@@ -132,7 +138,7 @@ def test_no_cartridge_without_a_base_url(built_site, tmp_path):
     assert sorted(p.name for p in (built_site / "course").iterdir()) == [scorm.name(lang) for lang in LANGS]
     stage = tmp_path / "stage"  # write() adds course/ to a stage: a copy of the site without it
     shutil.copytree(built_site, stage, ignore=lambda folder, names: ["course"] if Path(folder) == built_site else [])
-    line = write(stage, [c for c in site_courses() if c.lang == "en"], None)
+    line = write(stage, [c for c in site_courses() if c.lang == "en"], {"en": package_page(built_site, "en")}, None)
     assert "no Common Cartridge" in line and "--base-url" in line
     assert [p.name for p in (stage / "course").iterdir()] == [scorm.name("en")]
 
@@ -211,6 +217,41 @@ def test_the_courses_guide_quotes_the_builds_own_sizes(built_site):
         assert f"{name} {size}" in line, (f"docs/courses.md says {name} is {size}; the build reports: {line}")
 
 
-def test_a_rewrite_that_no_longer_matches_stops_the_build():
-    with pytest.raises(BuildError, match=r"index\.html: the worker imports pyodide\.mjs as pyodide\.mjs\.js.*matched 0 times.*adapt\.py"):
-        adapt.apply("embed/en/specdec/index.html", ' data-service-worker="sw.js"', adapt.embed_page(hosted=True))
+def boot_settings(html: str) -> dict[str, str]:
+    """The boot script's data attributes (the start fields), as written."""
+    tag = re.search(r'<script src="[^"]*/sim-boot\.js[^"]*"([^>]*)>', html).group(1)
+    return {name: text or json for name, text, json in re.findall(r' data-([\w-]+)=(?:"([^"]*)"|\'([^\']*)\')', tag)}
+
+
+@pytest.mark.parametrize(("site", "hosted"), [("built_site", False), ("base_url_site", True)])
+def test_the_package_page_differs_from_the_sites_embed_by_its_profile_alone(request, site, hosted):
+    """The package's copy of the embed is the site's embed rendered with the package's profile:
+    the two pages are the same but for what each field of the profile says, each of which the
+    copy honours (a template that stops reading one leaves its difference out, or adds another)."""
+    site = request.getfixturevalue(site)
+    site_embed = (site / "embed" / "en" / "specdec" / "index.html").read_text(encoding="utf-8")
+    package = package_page(site, "en")
+    profile = profiles.PACKAGE
+    assert not profile.service_worker and not profile.wasm_cache and not profile.wasm_plain
+    assert profile.lms_script_names and profile.chapters_in_place and not profile.full_page_beside
+    ours, theirs = boot_settings(site_embed), boot_settings(package)
+    changed = {name for name in ours if ours[name] != theirs.get(name)}
+    assert changed == {contract.attribute(f) for f in ("serviceWorker", "wasmCache", "wasmPlain", "pyodideScript",
+                                                       "pyodideModule")}, changed
+    for name in ("service-worker", "wasm-cache", "wasm-plain"):
+        assert ours[name] and theirs[name] == "", name
+    for name in ("pyodide-script", "pyodide-module"):  # the adapter's LMS names: pyodide.mjs.js
+        folder, script = ours[name].rsplit("/", 1)
+        assert theirs[name] == f"{folder}/{profile.pyodide_name(script)}" and theirs[name].endswith(".js"), name
+    assert "sw.js" not in package and not re.search(r'="[^"]*\.mjs"', package)  # no address of a .mjs
+    # Beside the boot script: the body's in-place chapters and, without a base URL, the link.
+    full = re.search(r'<a [^>]*class="embed__full"[^>]*>', site_embed).group(0)
+    copy = re.search(r'<a [^>]*class="embed__full"[^>]*>', package).group(0)
+    if hosted:
+        assert copy == full and 'href="https://' in copy
+    else:
+        assert copy == '<a hidden target="_blank" rel="noopener" class="embed__full" data-page="">'
+    rest = lambda html: (re.sub(r'<script src="[^"]*/sim-boot\.js[^>]*>', "", html)  # noqa: E731
+                         .replace(full, "").replace(copy, "").replace(' data-package="true"', ""))
+    assert '<body class="embed" data-embed="true" data-package="true">' in package
+    assert rest(site_embed) == rest(package)
