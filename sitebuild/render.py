@@ -20,6 +20,7 @@ from .figures.serving import quoted_numbers_digest
 from .frontmatter import load_toml
 from .references import Sources, quoted_figures
 from .sections import render_section, table_name
+from .startup import contract
 
 REPO = Path(__file__).resolve().parent.parent
 FIGURES_CODE = REPO / "sitebuild" / "figures"
@@ -115,7 +116,8 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
     with progress.part("pages"):
         contents = content.load_all(opts.site)
         glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
-        js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
+        js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()},
+                         declared={Path(contract.__file__): contract.words()})
         site = site_settings(opts.site, opts.base_url)
         site["alternates"] = pages.alternates(site["base_url"], contents)
         sources = Sources.load(opts.site / "sources.toml")

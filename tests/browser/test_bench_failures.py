@@ -97,7 +97,7 @@ def test_a_worker_that_dies_rejects_its_calls_and_retry_recovers(new_page, site_
     worker = page.workers[0]
     worker.evaluate("() => { self.onmessage = null; }")  # from now on it answers nothing
     page.evaluate("""() => {
-        window.rawCall = window.specdecBench.call("runtime", {}).then(() => "answered", (e) => e.code);
+        window.rawCall = window.specdecBench.call("python", {}).then(() => "answered", (e) => e.code);
         window.stepDone = window.specdecBench.dispatch({ type: "step" }).then(() => "applied");
     }""")
     worker.evaluate("() => { setTimeout(() => { throw new Error('boom in the worker'); }, 0); }")

@@ -41,7 +41,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   const api = window.specdecBench;
   await api.idle();
   const start = await import(DEBUG_MODULE);
-  const runtime = await api.call('runtime', {});
+  const python = await api.call('python', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));
   const state = api.getState().bench;
@@ -51,7 +51,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
     unasked.push(view.readouts);
     readouts.push(await api.call('readouts', { ...state.settings, ...c }));
   }
-  return { runtime, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
+  return { python, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
 }""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 
@@ -69,12 +69,12 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(new_page, shared_bench, sit
         page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
     got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, readout_cases])
     assert got["via"] == via
-    assert got["runtime"]["platform"] == "emscripten"
+    assert got["python"]["platform"] == "emscripten"
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
     for case, in_browser in zip(CASES, got["traces"]):
         in_cpython = json.loads(json.dumps(session.step({**case, "prefix": prefix})))
-        assert in_browser.pop("runtime")["platform"] == "emscripten"
-        assert in_cpython.pop("runtime")["platform"] != "emscripten"
+        assert in_browser.pop("python")["platform"] == "emscripten"
+        assert in_cpython.pop("python")["platform"] != "emscripten"
         assert in_browser == in_cpython, case
     assert len(got["readouts"]) == len(readout_cases)
     for case, unasked, in_browser in zip(readout_cases, got["unasked"], got["readouts"]):

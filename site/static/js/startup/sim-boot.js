@@ -21,10 +21,10 @@ self.specdecSimBoot = (() => {
 
   // The client's options from the start-up settings (a DOMStringMap, or an object like it): each
   // start field of the contract, a JSON one parsed, an empty one null.
-  function options(runtime) {
+  function options(given) {
     const out = {};
     for (const { name, kind } of contract ? contract.fields : []) {
-      const value = runtime[name];
+      const value = given[name];
       out[name] = value == null || value === "" ? null : kind === "json" && typeof value === "string" ? JSON.parse(value) : value;
     }
     return out;

@@ -60,7 +60,7 @@ export class SimClient {
 
   // Another status listener; it hears the latest status at once. Statuses:
   // {state: "loading", stage, loaded?, total?} (bytes of the start's files so far and in all),
-  // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
+  // {state: "slow"}, {state: "ready", python, via}, {state: "failed", code, detail, seconds?}.
   listen(onStatus) {
     this.listeners.push(onStatus);
     if (this.lastStatus) onStatus(this.lastStatus);
@@ -71,7 +71,7 @@ export class SimClient {
     for (const listener of this.listeners) listener(status);
   }
 
-  // Start a worker; `ready` resolves with the runtime, or rejects with a SimFailure.
+  // Start a worker; `ready` resolves with the worker's Python ({version, platform}), or rejects with a SimFailure.
   start() {
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
@@ -208,8 +208,8 @@ export class SimClient {
       clearInterval(this.watchdog);
       this.endHelpers();
       this.onTimings(message.timings || {});
-      this.resolveReady(message.runtime);
-      return this.status({ state: "ready", runtime: message.runtime, via: message.via });
+      this.resolveReady(message.python);
+      return this.status({ state: "ready", python: message.python, via: message.via });
     }
     if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);
