@@ -18,7 +18,7 @@ pyodide.asm.wasm, which every "warm" visit downloaded again in full, as a reader
 
 Also: the time to text (first contentful paint), the bytes a cold visit transfers per file as a
 host would send them (gzip -6 for text and wasm; .zip, .xz and .whl as they are), the step and
-tube-round round trips, and with --build-times the build's time with an empty runtime cache
+tube-round round trips, and with --build-times the build's time with an empty cache of start files
 (cold) and again with it filled (what a chapter or template edit costs).
 
 The step and round times are round trips page -> worker -> sim -> page of the "act" command (the
@@ -117,7 +117,7 @@ def fresh_build() -> Path:
 
 
 def add_bare_page(site: Path) -> None:
-    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime (its
+    """Write the bare page into site/_perf/bare/, using the site's copy of Pyodide's files (its
     .wasm itself as well as the .xz stream of it, which loadPyodide cannot read)."""
     from sitebuild.assets import PYODIDE_PACKAGE, copy_pyodide
 
@@ -314,12 +314,12 @@ def round_trips(playwright, url: str, steps: int, rounds: int, query: str = "") 
 # --- build times -------------------------------------------------------------------------------
 
 def build_times() -> dict:
-    """Cold: an empty runtime cache (snapshots and stdlib made). Warm: the same build again with
+    """Cold: an empty cache of start files (snapshots and stdlib made). Warm: the same build again with
     the cache filled, as after a chapter or template edit (every other step runs again)."""
     times = {}
     with tempfile.TemporaryDirectory(prefix="specdec-buildtime-") as tmp:
-        env = {**os.environ, "SPECDEC_RUNTIME_CACHE": str(Path(tmp) / "cache")}
-        for label in ("cold (empty runtime cache)", "after an edit (runtime cache filled)"):
+        env = {**os.environ, "SPECDEC_START_FILES_CACHE": str(Path(tmp) / "cache")}
+        for label in ("cold (empty cache of start files)", "after an edit (cache of start files filled)"):
             started = time.perf_counter()
             subprocess.run([sys.executable, str(REPO / "build.py"), "--force", "--out", str(Path(tmp) / "_site")],
                            env=env, check=True, capture_output=True)

@@ -114,7 +114,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         canonical=canonical,
         # The embed's link to the full page: relative when there is no address to give.
         page_url=canonical or route.root + page_route(lang, False).path,
-        # The boot script's data attributes: the runtime's start fields and the contract.
+        # The boot script's data attributes: the start fields and the start contract.
         startup_attributes=contract.attributes(page_settings(site["runtime"], route.root), lang),
         **site,
     )

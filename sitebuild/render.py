@@ -106,7 +106,7 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
     """Read, check, count, compute and render everything the pages need (opts: pipeline.Options).
 
     progress (sitebuild.progress.Progress) times the stages; on_models(models, measured) is
-    called as soon as the models and their readout tables exist, so that the runtime files can
+    called as soon as the models and their readout tables exist, so that the start files can
     be made (in Node) while the figures are measured and the pages rendered."""
     from sim.models import load_language  # after the content checks, so a broken sim surfaces later
 

@@ -1,7 +1,7 @@
 """Which of a built site's files a language's package holds: exactly what its embed loads.
 
 Read from the built files, not from a list kept by hand: the embed's page names its style sheets,
-scripts and runtime files (src, href and the data-* runtime addresses), each script names the
+scripts, Pyodide's files and the start files (src, href and the data-* start fields' addresses), each script names the
 modules it imports, and the lock names its wheel. Nothing else is taken: no _headers, sitemap,
 service worker, full pages or the other language's snapshot and model.
 """
@@ -19,7 +19,7 @@ from ..pages import page_route
 from ..startup import contract
 from . import adapt
 
-# The page's local addresses: src/href, and the runtime's addresses (the contract's url fields).
+# The page's local addresses: src/href, and the start fields' addresses (the start contract's url fields).
 URL_ATTRIBUTES = "|".join(re.escape(contract.attribute(f.name)) for f in contract.FIELDS if f.kind == "url")
 PAGE_REFS = re.compile(rf'\b(?:src|href|data-(?:{URL_ATTRIBUTES}))="([^"#?:]+)(?:\?[^"]*)?"')
 # A module's static imports (`import ... from "./x.js"`, `import "./x.js"`), literal dynamic ones,
@@ -64,7 +64,7 @@ def needed(site: Path, lang: str, hosted: bool) -> list[str]:
     files = {page}
     for ref in refs:
         folder = site / ref
-        if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: the runtime's folder
+        if ref.startswith("pyodide/") and folder.is_dir():  # data-pyodide: Pyodide's folder
             # all of it but the .wasm itself, which the package's page never asks for (adapt.py)
             files |= {f"{ref}/{p.name}" for p in folder.iterdir() if p.is_file() and p.name != assets.WASM_PLAIN}
         elif ref.startswith("pyodide/"):  # one of its scripts (under the package's name): the folder holds it

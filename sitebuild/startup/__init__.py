@@ -1,4 +1,5 @@
-"""The files the page's worker starts Python from, and the page's settings that point to them.
+"""The start files: the files the page's worker starts Python from (beside Pyodide's files), and
+the page's settings that point to them.
 
 Two ways to start, both from files made here at build time:
   - fast: restore a memory snapshot of Pyodide in which sim is imported, the language's model
@@ -8,7 +9,7 @@ Two ways to start, both from files made here at build time:
     sha256 recorded in our pyodide-lock.json.
 Both use the same trimmed stdlib (a snapshot reads modules it had not imported from it).
 Making them runs Pyodide in Node for seconds, so the results are cached under .cache/ by the
-hash of everything they hold: the Pyodide files, the sim wheel, the models and the makers. A build
+hash of everything they hold (.cache/start-files/): Pyodide's files, the sim wheel, the models and the makers. A build
 without snapshots takes the fallback's files from a cached making with them, when there is one.
 """
 
@@ -27,7 +28,7 @@ from . import cache, maker, wheel
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SIM = REPO / "sim"
-CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a cold one)
+CACHE_ENV = "SPECDEC_START_FILES_CACHE"  # another cache folder (benchmarks time a cold one)
 
 
 def pyodide_inputs() -> tuple[str, ...]:
@@ -44,7 +45,8 @@ SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "startup" / "snapshot-spans.j
 PAGE_ADAPTER = REPO / "site" / "static" / "js" / "startup" / "pyodide-adapter.js"
 # The Cache Storage where the page's worker keeps the decoded .wasm (the start field wasmCache).
 # Not a build's cache: the service worker deletes only those (specdec-<build>), and the .wasm is
-# kept under its Pyodide version's address, good for every build on that version.
+# kept under its Pyodide version's address, good for every build on that version. Readers'
+# browsers hold it under this name: another would leave their copy behind, never deleted.
 WASM_CACHE = "specdec-runtime"
 
 
@@ -54,7 +56,7 @@ def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or REPO / ".cache" / "runtime")
+    return Path(os.environ.get(CACHE_ENV) or REPO / ".cache" / "start-files")
 
 
 def sim_wheel(root: Path) -> Path:
@@ -83,7 +85,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
                 snapshots: bool = True) -> tuple[Path, str]:
     """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key.
     measured: per language, the readout table (sim.session.measurements_json) each snapshot's
-    session opens with. snapshots=False (`--runtime=wheel`): no snapshots, only the fallback's files."""
+    session opens with. snapshots=False (`--start=wheel`): no snapshots, only the fallback's files."""
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
     inputs = [
@@ -116,7 +118,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
 def _without_snapshots(made: Path, out: Path) -> None:
     """The fallback's files of a making with snapshots (`made`), for a build without them: its
     stdlib, lock and wheel are what that site's own fallback starts from, and the survey that
-    makes them is the same with or without snapshots (byte for byte), so a --runtime=wheel build
+    makes them is the same with or without snapshots (byte for byte), so a --start=wheel build
     after a full one does not run Pyodide in Node again (5 s of a quiet machine's 8)."""
     for name in ("python_stdlib.zip", "pyodide-lock.json", *(p.name for p in made.glob("*.whl"))):
         shutil.copyfile(made / name, out / name)
@@ -127,8 +129,8 @@ def _without_snapshots(made: Path, out: Path) -> None:
 
 def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
                         snapshots: bool = True) -> dict:
-    """Copy Pyodide and the start files into the site; return the start-up files (site-relative
-    addresses and sizes) for page_settings. snapshots=False: none (`--runtime=wheel`)."""
+    """Copy Pyodide's files and the start files into the site; return the start files (site-relative
+    addresses and sizes) for page_settings. snapshots=False: none (`--start=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
         wasm = pool.submit(wasm_stream, cache_root())
@@ -180,16 +182,16 @@ def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str,
     }
 
 
-def page_settings(runtime: dict, root: str) -> dict:
+def page_settings(files: dict, root: str) -> dict:
     """A page's start-up settings, by the contract's start fields (contract.FIELDS): addresses
     relative to the page (root: the way back to the site's root; the static files with their
     `?v=` versions), and per language where the contract says so.
-    runtime: write_start_files's, with the static files' and the models' versions (`static`,
-    `models`: sitebuild/pipeline.py, write_runtime)."""
-    pyodide = root + runtime["pyodide"]
-    sizes = runtime["sizes"]
-    langs = runtime["sizes"]["models"]
-    static = lambda rel: f"{root}static/{rel}?v={runtime['static'][rel]}"  # noqa: E731
+    files: write_start_files's, with the static files' and the models' versions (`static`,
+    `models`: sitebuild/pipeline.py, write_page_files)."""
+    pyodide = root + files["pyodide"]
+    sizes = files["sizes"]
+    langs = files["sizes"]["models"]
+    static = lambda rel: f"{root}static/{rel}?v={files['static'][rel]}"  # noqa: E731
     return {
         "worker": static("js/startup/sim-worker.js"),
         "pyodide": pyodide,
@@ -197,17 +199,17 @@ def page_settings(runtime: dict, root: str) -> dict:
         "pyodideModule": pyodide + assets.pyodide_files()["module"],
         "wasm": pyodide + assets.WASM_XZ,
         "wasmPlain": pyodide + assets.WASM_PLAIN,
-        "sheetBrotli": runtime["sheet_brotli"],
+        "sheetBrotli": files["sheet_brotli"],
         "wasmCache": WASM_CACHE,
         "wasmKept": True,
-        "stdlib": root + runtime["stdlib"],
-        "lock": root + runtime["lock"],
-        "lockInfo": runtime["lock_info"],
-        "snapshot": {lang: root + rel for lang, rel in runtime["snapshots"].items()},
+        "stdlib": root + files["stdlib"],
+        "lock": root + files["lock"],
+        "lockInfo": files["lock_info"],
+        "snapshot": {lang: root + rel for lang, rel in files["snapshots"].items()},
         "snapshotSize": sizes["snapshots_decoded"],
-        "snapshotToken": runtime["token"],
-        "decoder": static("js/startup/snapshot-inflate-worker.js") if runtime["snapshots"] else "",
-        "model": {lang: f"{root}models/{lang}.json?v={runtime['models'][lang]}" for lang in langs},
+        "snapshotToken": files["token"],
+        "decoder": static("js/startup/snapshot-inflate-worker.js") if files["snapshots"] else "",
+        "model": {lang: f"{root}models/{lang}.json?v={files['models'][lang]}" for lang in langs},
         "sizes": {lang: {
             **{name: sizes[name] for name in assets.PYODIDE_SITE_FILES},
             "stdlib": sizes["stdlib"], "lock": sizes["lock"], "wheel": sizes["wheel"],

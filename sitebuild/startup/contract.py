@@ -1,4 +1,4 @@
-"""The start-up contract: what the page's boot script, its client and the sim worker tell each other,
+"""The start contract: what the page's boot script, its client and the sim worker tell each other,
 declared once.
 
 - The start fields: the page's start-up settings. Each is one data attribute of the boot script
@@ -90,7 +90,7 @@ FIELDS = (
                               "asks for the `.xz` (asked beside the lookup, the `.xz` would be dropped, an aborted "
                               "request, whenever the copy is there); null elsewhere: both at once, which a first visit "
                               "gains by", if_controlled=True),
-    Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
+    Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--start=wheel`)",
           per_lang=True),
     Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "
                                   "array of that size at once, which the decoder fills", per_lang=True),
@@ -105,7 +105,7 @@ FIELDS = (
 )
 
 STAGES = (
-    Stage("download", "worker", "Pyodide's files and the start-up files are coming in (`loaded` and `total` count their bytes)",
+    Stage("download", "worker", "Pyodide's files and the start files are coming in (`loaded` and `total` count their bytes)",
           "b_loading_download"),
     Stage("start", "worker", "every byte is in: Python is starting", "b_loading_start"),
     Stage("fallback", "worker", "the snapshot is missing or refused (`reason`): Python starts the slower way",

@@ -25,7 +25,7 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
     assert "Python 3." in status.text_content()
     assert status.is_hidden()
     # Going live draws nothing again (the worker's first state is the build's: a redraw of every
-    # panel was the largest main-thread task of a phone's start); only the runtime line changes.
+    # panel was the largest main-thread task of a phone's start); only the line naming the Python changes.
     page.wait_for_selector("#b[data-mode=live]", state="attached")
     page.evaluate("() => window.specdecBench.idle()")
     assert bench.get_attribute("data-drawn") == "0"

@@ -171,7 +171,7 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
     functions, cut short) fails the start with the `wasm` failure naming it (so the copy is what
     a later visit compiles), is deleted, and Retry goes live from the .xz. A later visit, which the
     service worker controls, looks for the copy before it asks for the .xz, and so asks for none
-    (a first visit asks at once and drops it if a copy turns up: test_runtime_files.py)."""
+    (a first visit asks at once and drops it if a copy turns up: test_start_files.py)."""
     server = LoopbackSite(built_site)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks

@@ -18,7 +18,7 @@ def test_a_table_out_of_date_is_found_and_written_again(tmp_path):
     for other in doc_tables.TABLES:
         if other.doc == table.doc and other is not table:
             made += "\n\n" + other.made()
-    doc.write_text("# A doc\n\n" + made.replace("| `python` |", "| `runtime` |") + "\n\nafter\n", encoding="utf-8")
+    doc.write_text("# A doc\n\n" + made.replace("| `python` |", "| `stale` |") + "\n\nafter\n", encoding="utf-8")
     assert [t.name for t in doc_tables.stale(tmp_path)] == [table.name]
     doc_tables.write(tmp_path)
     assert not doc_tables.stale(tmp_path)

@@ -158,7 +158,7 @@ def test_the_head_preloads_every_module_the_page_script_imports(built_site, rout
 def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site, route):
     """sim-boot.js is the first thing in <body>, and runs as the parser reaches it: not a module,
     not async or deferred (an async module there ran only after the long body was parsed and laid
-    out). It carries the page's start-up settings, one attribute per start field of the runtime
+    out). It carries the page's start-up settings, one attribute per start field of the start
     contract, and the contract itself, which nothing else states."""
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 // classic script after one). Started from a module script the worker began only once the long
 // body was parsed and first laid out (docs/architecture.md, "The start-up in the page").
 //
-// Its data attributes are the page's start-up settings and the start-up contract
+// Its data attributes are the page's start-up settings and the start contract
 // (sitebuild/startup/contract.py, written by templates/_startup_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
 // message's field. options(settings) reads them; startMessage(options), the one maker of the

@@ -2,7 +2,7 @@
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
 // to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
-// The failure codes, the stages and the worker's messages are the start-up contract's
+// The failure codes, the stages and the worker's messages are the start contract's
 // (sitebuild/startup/contract.py, docs/bench-protocol.md); the page words each code in its
 // language (bench/status.js). A failure the contract does not list is reported as "start".
 //
@@ -27,7 +27,7 @@ export class SimFailure extends Error {
   }
 }
 
-// sim-boot.js, the classic script that opens the page's <body>: it holds the start-up contract and
+// sim-boot.js, the classic script that opens the page's <body>: it holds the start contract and
 // makes the start message, and it may have started the page's worker already. Without it (its
 // file did not load) nothing starts, and the client says so as a worker that did not load. Read
 // when a client is made, not when this module runs: a module imported early (the tests' debug
@@ -35,8 +35,8 @@ export class SimFailure extends Error {
 const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
-  // `worker` is the worker's script; `start` holds the other start fields of the start-up contract
-  // (sim-boot.js's options: the addresses of Pyodide and the start-up files, the snapshot's token, the page's language and
+  // `worker` is the worker's script; `start` holds the other start fields of the start contract
+  // (sim-boot.js's options: the addresses of Pyodide and the start files, the snapshot's token, the page's language and
   // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
   // each status (see listen). autostart: false leaves start() to the caller.

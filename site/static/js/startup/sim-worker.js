@@ -77,7 +77,7 @@ mark("worker-evaluated");
 
 // A name the contract declares (before the start message: any).
 function declared(kind, name) {
-  if (contract && !contract[kind].includes(name)) throw new Error(`the start-up contract has no ${kind} "${name}"`);
+  if (contract && !contract[kind].includes(name)) throw new Error(`the start contract has no ${kind} "${name}"`);
   return name;
 }
 
