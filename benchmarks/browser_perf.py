@@ -25,7 +25,7 @@ The step and round times are round trips page -> worker -> sim -> page of the "a
 debug hooks keep them in window.specdecBenchTimings: site/static/js/bench/debug.js, which the
 round trips' context loads and the start-up visits' do not, as readers' pages do not), so they
 include the message passing, JSON on both sides and the view the sim returns: an upper bound on
-the sim's own time. Budgets (issue 4): text visible < 0.5 s; one
+the sim's own time. Budgets: text visible < 0.5 s; one
 gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
 
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it
@@ -71,12 +71,12 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 # among them) as soon as the parser adds the page's first script, which moved the worker's start
 # of a build that started it from a module script.
 LIVE_MODE = "#b[data-mode=live]"
-TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare, issue 13
+TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare
 WARM_TARGET_S = 1.2
 BYTES_TARGET = 12e6
-BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,  # issue 4
-           "tree_step_ms": 15.0}  # issue 21: a step with k = 3 candidates and a depth-4 tree
-# Issue 21's trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
+BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,
+           "tree_step_ms": 15.0}  # a step with k = 3 candidates and a depth-4 tree
+# Trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
 TREE_QUERIES = {"k=3 gamma=4": "candidates=3&gamma=4", "k=3 gamma=4 T=0.7": "candidates=3&gamma=4&temperature=0.7",
                 "k=3 gamma=4 recursive": "candidates=3&gamma=4&rule=recursive"}
 COMPRESSED_AS_IS = (".zip", ".xz", ".whl", ".png", ".woff2")

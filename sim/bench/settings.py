@@ -201,7 +201,7 @@ class _SettingsBase(_Checked):
         k^gamma leaves (65,536 at k = 4, gamma = 8) no read head can draw nor a step afford, and
         over a fixed shape such as 3-2-1, which would tie the tree to one gamma: here the lanes grow
         as k gamma + 1 (33 at most), a reader can count them, one step stays far below its time
-        budget, and k = 1 is the line of guesses as before."""
+        budget, and k = 1 is a plain line of gamma guesses."""
         return (self.candidates,) + (1,) * (self.gamma - 1)
 
     @property

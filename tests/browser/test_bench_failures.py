@@ -1,7 +1,7 @@
 """A worker that cannot start, or dies, is reported at once, in words; Retry recovers.
 
-Issue 11, findings 4 and 9: a blocked pyodide.asm.wasm was reported only after the 123 s
-watchdog; a worker that died left pending calls hanging and the status stuck.
+A blocked pyodide.asm.wasm is reported long before the watchdog; a worker that dies rejects its
+pending calls and its status says so.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Offline after one visit (issue 24): the site's service worker (sitebuild/startup/service_worker.js,
+"""Offline after one visit: the site's service worker (sitebuild/startup/service_worker.js,
 written to /sw.js by sitebuild/startup/offline.py) keeps one build's files, checked by their hashes.
 
 - A reader who opened the page once reloads it with the network off: the bench goes live from the

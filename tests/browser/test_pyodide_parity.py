@@ -1,5 +1,5 @@
-"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6),
-on both ways the worker starts Python (issue 13): from the language's memory snapshot, and the
+"""The same seed gives the same speculative trace in CPython and in Pyodide,
+on both ways the worker starts Python: from the language's memory snapshot, and the
 fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage).
 
 The readouts too: the snapshot's session opens with the build's table (CPython's measurements
@@ -25,7 +25,7 @@ CASES = [
         ("bigram", 4, 1, 1), ("bigram", 8, 1, 2024), ("unigram", 3, 1, 7),
         ("same", 4, 1, 11), ("bigram", 4, 0, 5), ("unigram", 1, 1, 99),
     ]
-] + [{"candidates": 3, "temperature": 0.7, "top_p": 0.9, "seed": 3}]  # a tree, tempered (issue 21)
+] + [{"candidates": 3, "temperature": 0.7, "top_p": 0.9, "seed": 3}]  # a tree, tempered
 
 # The default settings (the build's table), then settings the page has not measured at start
 # (a new draft, gamma and mode each: measured in Pyodide).

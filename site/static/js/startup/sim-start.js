@@ -53,7 +53,7 @@ export function simClient() {
 
 // Offline after one visit: once the bench is live (bench/live.js calls this once its first state
 // is drawn: its downloads are done, so the service worker's install takes them from the browser's
-// cache, and what it still fetches, the other pages, no longer competes with the start), register
+// cache, and what it still fetches, the other pages, does not compete with the start), register
 // the site's service worker (sitebuild/startup/service_worker.js). Once it is registered, ask the
 // sim worker to keep the decoded .wasm (no service worker sees it: it is made in the worker); once
 // it is ready, ask it to keep this language's snapshot, which it did not see go by: every worker of
