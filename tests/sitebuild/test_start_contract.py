@@ -41,9 +41,10 @@ def test_the_page_words_every_stage_and_failure_with_the_contracts_words():
     assert page["failureWords"] == {f.code: f.words for f in contract.FAILURES}
     assert set(page["stageWords"]) <= set(page["stages"]) and list(page["failureWords"]) == page["failures"]
     status = js("bench/status.js")
-    assert "contract.stageWords" in status and "contract.failureWords" in status
+    assert "startContract().stageWords" in status and "startContract().failureWords" in status
+    # One failure is worded without the contract: the one where sim-boot.js, which holds it, did not load.
     own = set(re.findall(r'\btext\("(\w+)"', status))
-    assert not own & set(contract.words()), own & set(contract.words())
+    assert own & set(contract.words()) == {"b_fail_worker"}, own & set(contract.words())
     for lang in ("en", "zh"):
         strings = tomllib.loads((REPO / "site" / lang / "strings.toml").read_text(encoding="utf-8"))
         assert not [w for w in contract.words() if w not in strings], lang

@@ -10,19 +10,24 @@ import { declaredText, format, text } from "./text.js";
 // (the bytes of Pyodide's files and the start files, counted) and "start" always; the fallback
 // adds "fallback", "package" and "model". Before the download's total is known, the words say
 // only that the worker's Python is loading. Bytes are most of the wait, so they fill 90 % of the
-// bar and the stages after them the rest, in the contract's order.
-const contract = startContract();
-const STAGE_WORDS = contract.stageWords || {};
-const FAILURE_WORDS = contract.failureWords || {};
+// bar and the stages after them the rest, in the contract's order. The contract is read when a
+// status comes (this module may run before sim-boot.js has read it).
 const megabytes = (bytes) => format.num((bytes || 0) / 1e6, 1);
-const stageText = (s) => (s.stage === "download" && !s.total
-  ? text("b_loading_python")
-  : declaredText(STAGE_WORDS[s.stage], { loaded: megabytes(s.loaded), total: megabytes(s.total) }));
-const failureText = (f) => declaredText(FAILURE_WORDS[f.code] || FAILURE_WORDS.start, { seconds: f.seconds });
-const STAGES = (contract.stages || []).filter((stage) => stage in STAGE_WORDS);
-const share = (s) => (s.stage === "download"
-  ? 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0)
-  : 0.9 + (0.1 * (STAGES.indexOf(s.stage) + 1)) / (STAGES.length + 1));
+function stageText(s) {
+  if (s.stage === "download" && !s.total) return text("b_loading_python");
+  return declaredText(startContract().stageWords[s.stage], { loaded: megabytes(s.loaded), total: megabytes(s.total) });
+}
+function failureText(f) {
+  const words = startContract().failureWords;
+  if (!words) return text("b_fail_worker"); // no contract: sim-boot.js, which holds it, did not load
+  return declaredText(words[f.code] || words.start, { seconds: f.seconds });
+}
+function share(s) {
+  if (s.stage === "download") return 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0);
+  const { stages = [], stageWords = {} } = startContract();
+  const shown = stages.filter((stage) => stage in stageWords);
+  return 0.9 + (0.1 * (shown.indexOf(s.stage) + 1)) / (shown.length + 1);
+}
 const LINK_MESSAGES = {
   not_one_of: (m) => (m.dropped ? text("b_link_option_dropped", m) : text("b_link_not_one_of", m)),
   not_yes_no: (m) => text("b_link_not_yes_no", m),
