@@ -85,7 +85,8 @@ def _parameter(p) -> str:
     values = f"{p.low}–{p.high}" if p.kind == "int" else " ".join(f"`{v}`" for v in p.values) or "true, false"
     values = ANCHORS if p.values == (ANCHORS,) else values
     restarts = "yes" if p.restarts and p.role == "setting" else "no"
-    return f"| `{p.name}` | {p.role} | {p.kind} | {values} | `{json.dumps(p.default)}` | {restarts} |"
+    parts = " ".join(f"`{part}`" for part in p.parts) or "—"
+    return f"| `{p.name}` | {p.role} | {p.kind} | {values} | `{json.dumps(p.default)}` | {restarts} | {parts} |"
 
 
 def protocol() -> list[str]:
@@ -93,11 +94,12 @@ def protocol() -> list[str]:
     from sim.bench.protocol import ACTION_FIELDS, ACTIONS, COMMANDS
     from sim.bench.settings import PARAMETERS
 
-    lines = ["| parameter | role | kind | values | default | a change restarts the sentence |",
-             "|---|---|---|---|---|---|", *(_parameter(p) for p in PARAMETERS),
+    lines = ["| parameter | role | kind | values | default | a change restarts the sentence | its control is about |",
+             "|---|---|---|---|---|---|---|", *(_parameter(p) for p in PARAMETERS),
              *(_parameter(p) for p in view_parameters([ANCHORS]).values())]
     lines += ["", "Role `view`: the embed's view options, read from a link only when the page passes its chapters "
-              "(the page alone uses them)."]
+              "(the page alone uses them). A control is about the parts of the page listed (by the names a "
+              "chapter's `part` gives): the chapter about one of them marks it."]
     lines += ["", "| command | from | called by | arguments | answers |", "|---|---|---|---|---|"]
     for c in COMMANDS.values():
         lines.append(f"| `{c.name}` | {c.owner} | {', '.join(c.callers)} | {_args(c.args)} | {c.doc} |")
