@@ -39,7 +39,7 @@ def make_parser() -> argparse.ArgumentParser:
                         help="the address the site is published at, e.g. https://example.org/courses/specdec/: "
                              "adds canonical, og:url and hreflang links and sitemap.xml, and roots 404.html's "
                              "links at its path (default: base_url in site/meta.toml, else none)")
-    parser.add_argument("--runtime", choices=["snapshot", "wheel"], default="snapshot",
+    parser.add_argument("--start", choices=["snapshot", "wheel"], default="snapshot",
                         help="how the page's worker starts Python: snapshot (default: from a memory snapshot "
                              "made at build time, the sim wheel as its fallback), or wheel (no snapshots: the "
                              "worker starts Pyodide and installs the sim wheel; for a Pyodide whose snapshots "
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     opts = Options(
         out=args.out, corpus=corpus_dir(args.corpus), download=args.download,
-        force=args.force, base_url=args.base_url, runtime=args.runtime, bundled=not args.unbundled,
+        force=args.force, base_url=args.base_url, start=args.start, bundled=not args.unbundled,
     )
     if args.command == "serve":
         from sitebuild.devserver import serve

@@ -18,14 +18,14 @@ pyodide.asm.wasm, which every "warm" visit downloaded again in full, as a reader
 
 Also: the time to text (first contentful paint), the bytes a cold visit transfers per file as a
 host would send them (gzip -6 for text and wasm; .zip, .xz and .whl as they are), the step and
-tube-round round trips, and with --build-times the build's time with an empty runtime cache
+tube-round round trips, and with --build-times the build's time with an empty cache of start files
 (cold) and again with it filled (what a chapter or template edit costs).
 
 The step and round times are round trips page -> worker -> sim -> page of the "act" command (the
 debug hooks keep them in window.specdecBenchTimings: site/static/js/bench/debug.js, which the
 round trips' context loads and the start-up visits' do not, as readers' pages do not), so they
 include the message passing, JSON on both sides and the view the sim returns: an upper bound on
-the sim's own time. Budgets (issue 4): text visible < 0.5 s; one
+the sim's own time. Budgets: text visible < 0.5 s; one
 gamma = 4 step < 20 ms; one tube round of 50 + 50 draws < 100 ms.
 
     .venv/bin/python benchmarks/browser_perf.py                 build into a temporary folder, serve it
@@ -71,12 +71,12 @@ LIVE = "#b[data-mode=live][data-busy=false]"
 # among them) as soon as the parser adds the page's first script, which moved the worker's start
 # of a build that started it from a module script.
 LIVE_MODE = "#b[data-mode=live]"
-TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare, issue 13
+TARGETS = {"snapshot": 0.6, "fallback": 0.85}  # live / bare
 WARM_TARGET_S = 1.2
 BYTES_TARGET = 12e6
-BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,  # issue 4
-           "tree_step_ms": 15.0}  # issue 21: a step with k = 3 candidates and a depth-4 tree
-# Issue 21's trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
+BUDGETS = {"text_visible_s": 0.5, "step_ms": 20.0, "tube_round_ms": 100.0,
+           "tree_step_ms": 15.0}  # a step with k = 3 candidates and a depth-4 tree
+# Trees, as links set them (the bench's tree: k candidates for the first guess, then a line).
 TREE_QUERIES = {"k=3 gamma=4": "candidates=3&gamma=4", "k=3 gamma=4 T=0.7": "candidates=3&gamma=4&temperature=0.7",
                 "k=3 gamma=4 recursive": "candidates=3&gamma=4&rule=recursive"}
 COMPRESSED_AS_IS = (".zip", ".xz", ".whl", ".png", ".woff2")
@@ -117,7 +117,7 @@ def fresh_build() -> Path:
 
 
 def add_bare_page(site: Path) -> None:
-    """Write the bare page into site/_perf/bare/, using the site's copy of the Pyodide runtime (its
+    """Write the bare page into site/_perf/bare/, using the site's copy of Pyodide's files (its
     .wasm itself as well as the .xz stream of it, which loadPyodide cannot read)."""
     from sitebuild.assets import PYODIDE_PACKAGE, copy_pyodide
 
@@ -314,12 +314,12 @@ def round_trips(playwright, url: str, steps: int, rounds: int, query: str = "") 
 # --- build times -------------------------------------------------------------------------------
 
 def build_times() -> dict:
-    """Cold: an empty runtime cache (snapshots and stdlib made). Warm: the same build again with
+    """Cold: an empty cache of start files (snapshots and stdlib made). Warm: the same build again with
     the cache filled, as after a chapter or template edit (every other step runs again)."""
     times = {}
     with tempfile.TemporaryDirectory(prefix="specdec-buildtime-") as tmp:
-        env = {**os.environ, "SPECDEC_RUNTIME_CACHE": str(Path(tmp) / "cache")}
-        for label in ("cold (empty runtime cache)", "after an edit (runtime cache filled)"):
+        env = {**os.environ, "SPECDEC_START_FILES_CACHE": str(Path(tmp) / "cache")}
+        for label in ("cold (empty cache of start files)", "after an edit (cache of start files filled)"):
             started = time.perf_counter()
             subprocess.run([sys.executable, str(REPO / "build.py"), "--force", "--out", str(Path(tmp) / "_site")],
                            env=env, check=True, capture_output=True)

@@ -133,10 +133,10 @@ def main() -> None:
         print(f"chapter edit, serve:  {statistics.median(edits):6.2f} s from save to 'built:' "
               f"(median of {len(edits)}: {', '.join(f'{t:.2f}' for t in edits)})")
 
-        total, runtime = weight(out), weight(out, "pyodide")
+        total, pyodide = weight(out), weight(out, "pyodide")
         print(f"output, all:          {total / 1e6:6.2f} MB")
-        print(f"  Pyodide runtime:    {runtime / 1e6:6.2f} MB")
-        print(f"  our own files:      {(total - runtime) / 1e6:6.2f} MB")
+        print(f"  Pyodide's files:    {pyodide / 1e6:6.2f} MB")
+        print(f"  our own files:      {(total - pyodide) / 1e6:6.2f} MB")
         for part in ("models", "py", "static"):
             print(f"    {part + '/':18}{weight(out, part) / 1e3:8.1f} kB")
         pages = sum(p.stat().st_size for p in out.rglob("index.html"))

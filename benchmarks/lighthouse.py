@@ -14,8 +14,8 @@ With --compare-site, another built site is measured in the same runs, the two in
 alternating order (A B, B A, A B, ...): run one after the other, the first of two invocations
 read slower whichever site it was (total blocking time 132 against 98 ms with one site first,
 164 against 109 ms with the other), an order that a comparison must cancel out.
-Issue 19's targets: mobile performance >= 98 on both languages (desktop 100) and TBT <= 150 ms;
-issue 56's: CLS <= 0.02 (going live moves nothing).
+Targets: mobile performance >= 98 on both languages (desktop 100) and TBT <= 150 ms;
+CLS <= 0.02 (going live moves nothing).
 The machine is shared: compare figures from one run with each other, not with another day's.
 """
 

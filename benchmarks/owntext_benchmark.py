@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counting a reader's own text in the worker (Chromium through Playwright); prints the figures.
 
-Budget (issue 10): a 30,000-token text is counted in at most 1 s in the worker. Measured as the
+Budget: a 30,000-token text is counted in at most 1 s in the worker. Measured as the
 round trip of the page's "use_text" command (the debug hooks keep it in window.specdecBenchTimings):
 the text posted to the worker, checked, tokenised, counted into the three models, loaded, and
 the summary back; an upper bound on the counting itself. Also printed: the whole action as the

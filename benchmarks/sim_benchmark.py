@@ -6,7 +6,7 @@ Without --models the models are counted from the shared corpus in memory, as the
 with it, DIR/en.json and DIR/zh.json are read (e.g. a built site's models/ folder).
 --pyodide also times the same steps in Pyodide under Node (node_modules/pyodide) and checks
 that its traces equal CPython's.
-The issue's budget: one gamma = 4 step under 2 ms; the stretch goal is 0.2 ms. Issue 21's: a
+The budget: one gamma = 4 step under 2 ms; the stretch goal is 0.2 ms. A tree's: a
 tree step with k = 3 candidates and depth 4 within 1 ms; alpha against T and k is tabled too.
 Also timed: the chapters' measurement (stats.measure, 2,000 tokens), which the build and the
 page's readouts run once per setting they measure (about 0.2-0.4 s on the 2-core dev machine).
@@ -39,7 +39,7 @@ from sim.tree import tree_size, tree_step  # noqa: E402
 
 GAMMA = 4
 DRAFT_COST = 0.1
-# Issue 21's budget: a step with k = 3 candidates and a depth-4 tree within 1 ms. Timed on the
+# A tree's budget: a step with k = 3 candidates and a depth-4 tree within 1 ms. Timed on the
 # full 3-3-3-3 tree (120 nodes, the worst such tree) and on the smaller shapes a bench may offer.
 TREE_SHAPES = ((3, 3, 3, 3), (3, 2, 1, 1), (3, 1, 1, 1), (1, 1, 1, 1))
 # The bench's own trees (sim.bench.settings.Settings.widths: k candidates, then a line): k = 3 at the
@@ -172,7 +172,7 @@ def bench_trees(language, n_steps: int) -> None:
 
 
 def bench_alpha(language) -> None:
-    """alpha_k against T (sim.alpha), bigram draft: the table of issue 21's closing note."""
+    """alpha_k against T (sim.alpha), bigram draft: the table the docs quote."""
     start = time.perf_counter()
     rows = {k: alpha_by_temperature(language, "bigram", k=k) for k in (1, 2, 3)}
     print(f"alpha_k against T, bigram draft, top-p 1 ({time.perf_counter() - start:.1f} s for the table):")

@@ -8,7 +8,7 @@ models' distributions are reshaped here, the same way, before the rule sees them
 
 then top-p (nucleus sampling, Holtzman et al. 2020): keep the smallest set of likeliest tokens
 (ties: lower id first) whose mass reaches top_p, and renormalise. T = 1 with top_p = 1 leaves a
-distribution as it is (the sampler then runs on the models' own chains, bit for bit as before);
+distribution as it is (the sampler then runs on the models' own chains, bit for bit);
 T = 0 is greedy decoding, which the step handles itself (argmax), so it never reaches here.
 
 A model's chain (sim.sparse) is P(w) = scale * P1(w) outside its support, so tempered it is

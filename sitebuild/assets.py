@@ -1,4 +1,4 @@
-"""Copy the static files and the pinned Pyodide runtime (the start-up files are sitebuild.startup's)."""
+"""Copy the static files and Pyodide's files, of the pinned release (the start files are sitebuild.startup's)."""
 
 from __future__ import annotations
 

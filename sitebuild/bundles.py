@@ -10,7 +10,7 @@ to esbuild (npm, pinned in package.json; sitebuild/esbuild.mjs runs it) in four 
   bench/api.js. The head preloads the chunks its entry imports (`preloads`), so they are asked for
   with the entry instead of after it.
 - the workers (WORKER_ENTRIES): one file each, no chunk: a chunk would be one more round trip
-  before the sim worker can ask for the runtime. The snapshot's decoder is also published alone
+  before the sim worker can ask for Pyodide's files. The snapshot's decoder is also published alone
   (snapshot-inflate.js), for the tests that drive it on a page's thread and in Node. xz-decompress
   stays the vendored file it is (assets.VENDORED_JS), imported when the .wasm or a snapshot is decoded.
 - the classic scripts (CLASSIC_ENTRIES: the worker's start, whether the link's state is the first

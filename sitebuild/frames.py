@@ -1,15 +1,15 @@
 """The frames the bench sits in, chosen from the size of what a page is given (the window, or the
-frame a course page or a course package gives the embed): the one table of the layout's thresholds.
+frame a course page or a course package gives the embed), and the widths at which the bench's
+panels rearrange: the one table of the layout's thresholds.
 
 Style sheets name a threshold as a custom media query, `@media (--page-beside)` (Media Queries
 level 5's syntax), or a custom condition of a named container, `@container bench (--bench-wide)`;
 the style-sheet bundler writes each out from this table (`expand`; an unknown name stops the
-build). The page's scripts read the same queries from the page's data (`page-frames`, the
-queries of its own kind: `for_page`) and ask `matchMedia`, so a threshold changes here and
-nowhere else. Inside an `<iframe>` a media query measures the frame, not the reader's window.
-
-The bench's components keep their own container queries (bench.css, race.css): those follow
-the width of a panel, whatever frame holds it.
+build, and so does a size written out in a prelude). The page's scripts read the same queries
+from the page's data (`page-frames`, the queries of its own kind: `for_page`) and ask
+`matchMedia`, so a threshold changes here and nowhere else. Inside an `<iframe>` a media query
+measures the frame, not the reader's window; a container query follows the width of a panel
+(the bench, its controls, its deck of panels), whatever frame holds it.
 """
 
 from __future__ import annotations
@@ -48,6 +48,15 @@ PHONE = 40
 BENCH_NARROW = 42
 BENCH_WIDE = 68
 BENCH_BESIDE = 34
+# A bench (the `bench` container) or a deck of panels (`deck`) this wide sets a drawing and its
+# words side by side: the machine and its rail, a panel's figure and its side.
+SPLIT = 33
+# The controls (`controls`) in two columns, each control on one line.
+CONTROLS_TWO_COLUMNS = 27
+# A deck too narrow to split but this wide puts each readout's label beside its value.
+DECK_LABELS_BESIDE = 24
+# A deck this wide sets the race's verdict and details beside its drawing.
+DECK_WIDE = 40
 
 
 def _beside(width: float, height: float) -> str:
@@ -75,6 +84,12 @@ CONTAINER = {
     "bench-narrow": f"(width < {BENCH_NARROW}rem)",
     "bench-wide": f"(width >= {BENCH_WIDE}rem)",
     "bench-beside": f"(width >= {BENCH_BESIDE}rem)",
+    "bench-split": f"(width >= {SPLIT}rem)",
+    "controls-two-columns": f"(width >= {CONTROLS_TWO_COLUMNS}rem)",
+    "deck-narrow": f"(width < {SPLIT}rem)",
+    "deck-split": f"(width >= {SPLIT}rem)",
+    "deck-labels-beside": f"(width >= {DECK_LABELS_BESIDE}rem) and (width < {SPLIT}rem)",
+    "deck-wide": f"(width >= {DECK_WIDE}rem)",
 }
 # What each kind of page's scripts read (templates: _page_data.html): its bar and its beside.
 FOR_PAGE = {
@@ -84,6 +99,7 @@ FOR_PAGE = {
 
 PRELUDE = re.compile(r"@(media|container)([^{;]*)\{")
 NAME = re.compile(r"\(--([a-z][a-z0-9-]*)\)")
+SIZE = re.compile(r"\b(?:min-|max-)?(?:width|height)\s*[:<>=]")
 
 
 def for_page(kind: str) -> dict[str, str]:
@@ -96,6 +112,11 @@ def expand(text: str, path: Path) -> str:
     def prelude(match: re.Match) -> str:
         rule, condition = match.group(1), match.group(2)
         table = MEDIA if rule == "media" else CONTAINER
+        if SIZE.search(condition):
+            line = text.count("\n", 0, match.start()) + 1
+            raise BuildError(f"@{rule} writes a size out ({condition.strip()})", file=path, line=line,
+                             fix="name it, @" + rule + (" <container>" if rule == "container" else "")
+                                 + " (--name), from the table in sitebuild/frames.py (add it there if it is new)")
 
         def named(found: re.Match) -> str:
             name = found.group(1)

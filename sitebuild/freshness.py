@@ -104,7 +104,7 @@ def input_stamp(opts) -> str | None:
         "python": sys.version,
         "pyodide": pyodide_version(),
         "base_url": opts.base_url,
-        "runtime": opts.runtime,
+        "start": opts.start,
         "bundled": opts.bundled,
         "esbuild": esbuild_version(),
     }

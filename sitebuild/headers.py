@@ -9,9 +9,9 @@ host's reading (sitebuild/header_rules.py): one rule per top-level file or folde
 site, read from the folder as built, so every file a build step adds is covered by its folder.
 
 Two folders never change a file under its name, so browsers may keep their files for a year
-without asking again (`immutable`): /py/, whose runtime files carry their content's hash in
+without asking again (`immutable`): /py/, whose start files carry their content's hash in
 their names (sitebuild/startup), and /pyodide/, which holds one pinned release per version
-folder. A repeat visit then takes the 20 MB of runtime from the cache without a round trip per
+folder. A repeat visit then takes the 20 MB of Pyodide's files and the start files from the cache without a round trip per
 file. The pages and /static/ (whose modules import each other by plain names) are revalidated.
 """
 

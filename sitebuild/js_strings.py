@@ -5,6 +5,10 @@ first argument is a string literal, `text("b_ready", {python})`. The build scans
 site/static/js/ for such calls and fails, naming the file and line, when a key is missing from a
 language's strings.toml, or when `text(...)` is called with something the build cannot read (a
 variable, a sum): such a key could not be checked, so the page might throw for a reader.
+
+The one other way a script reads a string is `declaredText(key)`, for keys a table of the build
+declares and hands the page in its data (the start contract's words for its stages and failures,
+sitebuild/startup/contract.py): those keys are checked here too, naming the file that declares them.
 """
 
 from __future__ import annotations
@@ -82,9 +86,18 @@ def scan(js_root: Path) -> list[KeyUse]:
     return uses
 
 
-def check(js_root: Path, strings: dict[str, tuple[dict, Path]]) -> list[KeyUse]:
-    """Fail unless every key the scripts read is in every language's strings (lang -> (keys, file))."""
+def check(js_root: Path, strings: dict[str, tuple[dict, Path]],
+          declared: dict[Path, list[str]] | None = None) -> list[KeyUse]:
+    """Fail unless every key the scripts read is in every language's strings (lang -> (keys, file)),
+    and every key a table of the build declares for the page (declared: its file -> its keys)."""
     uses = scan(js_root)
+    for path, keys in (declared or {}).items():
+        for key in keys:
+            for lang, (known, strings_path) in strings.items():
+                if key not in known:
+                    raise BuildError(f"{path.name} names interface string {key!r}, which {lang} lacks", file=path,
+                                     fix=f"add {key} = \"…\" to every language's strings.toml "
+                                         f"(missing from {strings_path.parent.name}/{strings_path.name})")
     for use in uses:
         if use.key is None:
             raise BuildError("text() is called without a string literal, so the build cannot check the key",

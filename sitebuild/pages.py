@@ -125,7 +125,7 @@ def render_page(env, route: Route, content: LanguageContent, sections: list[dict
         canonical=canonical,
         page_url=canonical or beside,
         profile=profile,
-        # The boot script's data attributes: the start fields and the contract.
+        # The boot script's data attributes: the start fields and the start contract.
         startup_attributes=contract.attributes(page_settings(files, route.root, profile), lang),
         sources=sources,
         bench=bench,

@@ -3,17 +3,17 @@
 1. Refuse an output folder the build may not replace (output.check_target).
 2. Stamp the inputs; if the output holds exactly what they build, stop (freshness).
 3. Read, check, count, compute and render (render.prepare). As soon as the models and their
-   readout tables exist, a thread starts making the runtime files (Pyodide in Node, cached under
-   .cache/runtime/), so Node works on one core while the figures are measured on the other.
-4. Write the runtime files and the pages into a staging folder, sign it with its marker and
+   readout tables exist, a thread starts making the start files (Pyodide in Node, cached under
+   .cache/start-files/), so Node works on one core while the figures are measured on the other.
+4. Write the static files, Pyodide's files, the start files and the pages into a staging folder, sign it with its marker and
    manifest, and swap it in whole (output.staged).
 
-Each stage says one line as it ends (sitebuild/progress.py): counting, figures, runtime files,
+Each stage says one line as it ends (sitebuild/progress.py): counting, figures, start files,
 pages, packages (the course packages, sitebuild/course/), swap; then a summary. A build that finds
 nothing changed says nothing but that.
 
 This module imports only light modules, so step 2 is quick; the heavy ones come with step 3.
-A new build product is one more write in write_runtime (files the page loads) or in
+A new build product is one more write in write_page_files (files the page loads) or in
 render.write_pages (files made from the content); _headers, written last, covers it by its folder.
 """
 
@@ -42,7 +42,7 @@ class Options:
     download: bool = False
     force: bool = False
     base_url: str | None = None
-    runtime: str = "snapshot"  # how the page's worker starts Python: "snapshot" (and the wheel as its fallback) or "wheel" alone
+    start: str = "snapshot"  # how the page's worker starts Python: "snapshot" (and the wheel as its fallback) or "wheel" alone
     bundled: bool = True  # the scripts bundled and minified by esbuild (False: the modules as written, sitebuild/bundles.py)
     site: Path = SITE  # content and static files (tests build broken copies)
     templates: Path = TEMPLATES
@@ -57,14 +57,14 @@ class Result:
     summary: str = ""  # the last line the build says: "built: OUT in S s (CPU C s ...)" or "up to date: ..."
 
 
-def _runtime_inputs(models: dict, measured: dict[str, str]) -> tuple[dict, dict]:
+def _start_inputs(models: dict, measured: dict[str, str]) -> tuple[dict, dict]:
     return ({lang: model.json_text.encode("utf-8") for lang, model in models.items()},
             {lang: text.encode("utf-8") for lang, text in measured.items()})
 
 
-class RuntimeMaker:
-    """Makes the runtime files into their cache in a thread (Node does the work, in its own
-    process), so that the figures and pages are made meanwhile; write_runtime then copies them.
+class StartFilesMaker:
+    """Makes the start files into their cache in a thread (Node does the work, in its own
+    process), so that the figures and pages are made meanwhile; write_page_files then copies them.
 
     One maker runs at a time: a build that starts while another's Node still runs (the dev
     server after a failed build) waits for it and then finds the files in the cache."""
@@ -79,8 +79,8 @@ class RuntimeMaker:
         self.made = None  # what it was started for (the build's memo records it)
 
     def start(self, models: dict, measured: dict[str, str], snapshots: bool = True) -> None:
-        self.thread = threading.Thread(target=self._make, args=(*_runtime_inputs(models, measured), snapshots),
-                                       name="runtime files")
+        self.thread = threading.Thread(target=self._make, args=(*_start_inputs(models, measured), snapshots),
+                                       name="start files")
         self.thread.start()
 
     def _make(self, model_bytes: dict, measured: dict, snapshots: bool) -> None:
@@ -105,11 +105,11 @@ class RuntimeMaker:
         return self.seconds, self.cpu
 
 
-def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE,
-                  snapshots: bool = True, bundled: bool = True) -> PageFiles:
-    """Static files, Pyodide and the start files, and the models; return them as the pages name them.
+def write_page_files(stage: Path, models: dict, measured: dict[str, str], site: Path = SITE,
+                     snapshots: bool = True, bundled: bool = True) -> PageFiles:
+    """Static files, Pyodide's files, the start files and the models; return them as the pages name them.
     measured: per language, the readout table the snapshots' sessions open with; snapshots=False:
-    none made (`--runtime=wheel`); bundled: the scripts bundled by esbuild (else as written)."""
+    none made (`--start=wheel`); bundled: the scripts bundled by esbuild (else as written)."""
     from . import startup
 
     static = site / "static"
@@ -118,7 +118,7 @@ def write_runtime(stage: Path, models: dict, measured: dict[str, str], site: Pat
     static_versions = assets.copy_static(static, stage, leave_out=made_from)
     published = bundles.write(static, stage, sheets, bundled)
     static_versions |= published.versions
-    model_bytes, measured_bytes = _runtime_inputs(models, measured)
+    model_bytes, measured_bytes = _start_inputs(models, measured)
     start_files = startup.write_start_files(stage, model_bytes, measured_bytes, snapshots)
     (stage / "models").mkdir()
     model_versions = {}
@@ -152,29 +152,29 @@ def build(opts: Options, memo: dict | None = None, say: Callable[[str], None] | 
 
     # A failure in prepare is reported at once; a maker already started finishes on its own
     # (its files are cached for the next build; build.py's process ends when it has).
-    maker = RuntimeMaker()
-    snapshots = opts.runtime != "wheel"
+    maker = StartFilesMaker()
+    snapshots = opts.start != "wheel"
 
-    def start_runtime(models: dict, measured: dict[str, str]) -> None:
+    def make_start_files(models: dict, measured: dict[str, str]) -> None:
         # The dev server's memo: files made for these models in this process are in the cache
         # (the server restarts when code changes), so a rebuild only copies them.
-        made = (tuple(m.json_text for m in models.values()), tuple(measured.values()), opts.runtime)
-        if memo is None or memo.get("runtime made") != made:
+        made = (tuple(m.json_text for m in models.values()), tuple(measured.values()), opts.start)
+        if memo is None or memo.get("start files made") != made:
             maker.start(models, measured, snapshots)
             maker.made = made
 
-    products = render.prepare(opts, memo, progress, on_models=start_runtime)
+    products = render.prepare(opts, memo, progress, on_models=make_start_files)
     made_s, made_cpu = maker.wait()
     if memo is not None and maker.thread is not None:
-        memo["runtime made"] = maker.made
+        memo["start files made"] = maker.made
     with output.staged(out) as stage:
-        with progress.part("runtime files"):
-            products.files = write_runtime(stage, products.models, products.measured, opts.site, snapshots,
-                                           opts.bundled)
-        progress.add("runtime files", made_s, made_cpu)
-        progress.line("runtime files", ("Pyodide's start files and snapshots" if snapshots else
-                                        "Pyodide's start files, no snapshots (--runtime=wheel)")
-                      + (", made in Node alongside the figures and pages" if maker.thread else ", copied from .cache/runtime/"))
+        with progress.part("start files"):
+            products.files = write_page_files(stage, products.models, products.measured, opts.site, snapshots,
+                                              opts.bundled)
+        progress.add("start files", made_s, made_cpu)
+        progress.line("start files", ("the stdlib, the sim wheel and the snapshots" if snapshots else
+                                      "the stdlib and the sim wheel, no snapshots (--start=wheel)")
+                      + (", made in Node alongside the figures and pages" if maker.thread else ", copied from .cache/start-files/"))
         with progress.stage("pages") as note:
             render.write_pages(stage, products)
             offline.write_service_worker(stage)  # lists every file written so far

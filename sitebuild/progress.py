@@ -1,17 +1,17 @@
 """What the build says while it works: one line per stage as it ends, with its time, then a summary.
 
-    counting        0.31 s  CPU  0.30 s  en 34,203 tokens (429 kB), zh 18,758 tokens (270 kB); ...
-    figures         1.92 s  CPU  1.85 s  measured on both books (kept in .cache/measurements/)
-    runtime files  12.40 s  CPU 13.10 s  Pyodide's start files and snapshots, made in Node alongside ...
-    pages           1.05 s  CPU  1.00 s  5 routes
-    swap            0.01 s  CPU  0.00 s  into _site
+    counting      0.31 s  CPU  0.30 s  en 34,203 tokens (429 kB), zh 18,758 tokens (270 kB); ...
+    figures       1.92 s  CPU  1.85 s  measured on both books (kept in .cache/measurements/)
+    start files  12.40 s  CPU 13.10 s  the stdlib, the sim wheel and the snapshots, made in Node alongside ...
+    pages         1.05 s  CPU  1.00 s  5 routes
+    swap          0.01 s  CPU  0.00 s  into _site
     built: _site in 14.61 s (CPU 17.90 s, Node's included)
 
 A stage may run in parts (the pages are read first and written last); `part` adds to its time
 without a line, `stage` adds and says it. A stage's CPU time is that of the thread that ran it
-(the runtime files: their thread's and Node's); the summary's is this process's and its finished
+(the start files: their thread's and Node's); the summary's is this process's and its finished
 children's (os.times). On a machine others share, CPU time says what the build cost where wall
-time cannot, and stages that overlap (the figures and the runtime files) show as CPU beside wall.
+time cannot, and stages that overlap (the figures and the start files) show as CPU beside wall.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 from contextlib import contextmanager
 from typing import Callable
 
-WIDTH = 14  # the widest stage name, "runtime files", and a space
+WIDTH = 12  # the widest stage name, "start files", and a space
 
 
 def cpu_seconds() -> float:

@@ -21,6 +21,7 @@ from .frontmatter import load_toml
 from .references import Sources, quoted_figures
 from .sections import render_section, table_name
 from .settings import PageFiles, Site
+from .startup import contract
 
 REPO = Path(__file__).resolve().parent.parent
 FIGURES_CODE = REPO / "sitebuild" / "figures"
@@ -39,7 +40,7 @@ class Products:
     rendered: dict
     templates: Path
     languages: dict  # per language: the sim's models (sim.models.load_language), for the question banks
-    files: PageFiles | None = None  # the files the pages name, once written (pipeline.write_runtime)
+    files: PageFiles | None = None  # the files the pages name, once written (pipeline.write_page_files)
 
 
 def _remember(memo: dict | None, kind: str, key, compute, computed: list | None = None):
@@ -108,7 +109,7 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
     """Read, check, count, compute and render everything the pages need (opts: pipeline.Options).
 
     progress (sitebuild.progress.Progress) times the stages; on_models(models, measured) is
-    called as soon as the models and their readout tables exist, so that the runtime files can
+    called as soon as the models and their readout tables exist, so that the start files can
     be made (in Node) while the figures are measured and the pages rendered."""
     from sim.models import load_language  # after the content checks, so a broken sim surfaces later
 
@@ -118,7 +119,8 @@ def prepare(opts, memo: dict | None = None, progress=None, on_models=None) -> Pr
     with progress.part("pages"):
         contents = content.load_all(opts.site)
         glossary.check(opts.site, contents)  # one term per idea (site/<lang>/glossary.toml)
-        js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()})
+        js_strings.check(opts.site / "static" / "js", {l: (c.strings, c.strings_path) for l, c in contents.items()},
+                         declared={Path(contract.__file__): contract.words()})
         site = site_settings(opts.site, opts.base_url, contents)
         sources = Sources.load(opts.site / "sources.toml")
         paper = {lang: quoted_figures(opts.site / "quoted.toml", lang, sources) for lang in contents}

@@ -1,6 +1,6 @@
 """A local static server that answers as the hosted site does: each path gets the headers the
-built `_headers` file gives it (read as Cloudflare Pages reads it), the MIME types the runtime
-needs, the site's 404 page with status 404 for a missing path, and no folder listings.
+built `_headers` file gives it (read as Cloudflare Pages reads it), the MIME types Pyodide's
+files need, the site's 404 page with status 404 for a missing path, and no folder listings.
 
 `prefix` serves the site under a sub-path (https://example.org/courses/specdec/ is prefix
 "/courses/specdec/"), as a course server might; paths outside it are plain 404s.

@@ -2,8 +2,8 @@
 
 Installs that version of the `pyodide` npm package into a scratch copy of this checkout (the
 checkout's own node_modules and .venv are left as they are: the copy links every other package),
-builds the site there (with the snapshots, and with --runtime=wheel), runs the tests that start the
-page both ways (snapshot and fallback) and the build's runtime tests in it, and prints what broke,
+builds the site there (with the snapshots, and with --start=wheel), runs the tests that start the
+page both ways (snapshot and fallback) and the build's start files' tests in it, and prints what broke,
 by the function of the Pyodide adapters each test depends on (its `adapter` markers;
 tests/helpers/adapter_report.py collects them).
 
@@ -30,12 +30,12 @@ REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 sys.path.insert(0, str(REPO))
 from corpus.sources import corpus_dir  # noqa: E402  (this checkout's books: the copy has no ../shared beside it)
-# The tests that start the page's worker both ways or make its runtime files, and those that hold
+# The tests that start the page's worker both ways or make its start files, and those that hold
 # the adapters' declarations (docs/upgrading-pyodide.md names them).
 TESTS = [
     "tests/sitebuild/test_pyodide_adapter.py",
     "tests/sitebuild/test_snapshot_memory.py",
-    "tests/sitebuild/test_runtime_files.py",
+    "tests/sitebuild/test_start_files.py",
     "tests/sim/test_tree_pyodide.py",
     "tests/browser/test_start_paths.py",
     "tests/browser/test_pyodide_parity.py",
@@ -97,13 +97,13 @@ def install_pyodide(folder: Path, version: str) -> dict:
 
 
 def environment(folder: Path) -> dict:
-    return {**os.environ, "SPECDEC_RUNTIME_CACHE": str(folder / ".cache" / "runtime"), "SPECDEC_CORPUS": str(corpus_dir())}
+    return {**os.environ, "SPECDEC_START_FILES_CACHE": str(folder / ".cache" / "start-files"), "SPECDEC_CORPUS": str(corpus_dir())}
 
 
-def build(folder: Path, runtime: str) -> tuple[bool, str, float]:
+def build(folder: Path, start: str) -> tuple[bool, str, float]:
     env = environment(folder)
     started = time.monotonic()
-    run = subprocess.run([PYTHON, "build.py", "--out", f"_site-{runtime}", "--force", "--quiet", f"--runtime={runtime}"],
+    run = subprocess.run([PYTHON, "build.py", "--out", f"_site-{start}", "--force", "--quiet", f"--start={start}"],
                          cwd=folder, env=env, capture_output=True, text=True)
     return run.returncode == 0, (run.stderr or run.stdout).strip(), time.monotonic() - started
 
@@ -141,11 +141,11 @@ def main(argv: list[str]) -> int:
     say(f"  scratch copy: {folder}")
     say(f"  pyodide {version}: Python {info.get('python')}, ABI {info.get('abi_version')}, {info.get('platform')}")
     builds = {}
-    for runtime in ("snapshot", "wheel"):
-        ok, message, seconds = build(folder, runtime)
-        builds[runtime] = (ok, message)
+    for start in ("snapshot", "wheel"):
+        ok, message, seconds = build(folder, start)
+        builds[start] = (ok, message)
         first = message.splitlines()[0] if message else ""
-        say(f"  build --runtime={runtime}: {'ok' if ok else 'FAILED'} ({seconds:.0f} s){'' if ok else ': ' + first[:600]}")
+        say(f"  build --start={start}: {'ok' if ok else 'FAILED'} ({seconds:.0f} s){'' if ok else ': ' + first[:600]}")
     results, seconds = run_tests(folder, extra)
     functions = adapter_functions(folder)
     by_function: dict[str, list[tuple[str, dict]]] = {name: [] for name in functions}
@@ -156,10 +156,10 @@ def main(argv: list[str]) -> int:
     say(f"  tests: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped ({seconds:.0f} s)")
     say("")
     say("by adapter function:")
-    for runtime, (ok, message) in builds.items():
+    for start, (ok, message) in builds.items():
         if not ok and failed_function(message):
             by_function.setdefault(failed_function(message), []).append(
-                (f"build --runtime={runtime}", {"outcome": "failed", "why": message.splitlines()[0][:400]}))
+                (f"build --start={start}", {"outcome": "failed", "why": message.splitlines()[0][:400]}))
     broken = 0
     for name, tests in sorted(by_function.items(), key=lambda item: (functions.get(item[0], "~"), item[0])):
         failed = [(t, r) for t, r in tests if r["outcome"] == "failed"]

@@ -22,7 +22,7 @@ sim.session hands the page's requests to protocol, which calls the modules above
 from ..errors import BenchError
 from . import protocol
 from .api import Bench, spec
-from .commands import BENCH_PREFIX, START_TOKENS, TUBE_PREFIX, exactness, rng_for, runtime, start, step
+from .commands import BENCH_PREFIX, START_TOKENS, TUBE_PREFIX, exactness, rng_for, start, step, which_python
 from .readouts import (CONTEXT_TOKENS, DRAFT_COST, GREEDY_RUN_TOKENS, GREEDY_RUNS, READOUT_GAMMA,
                        READOUT_SEED, READOUT_TOKENS, greedy_runs, roofline_readout)
 from .tubes import TUBE_DRAWS, tube_round
@@ -35,5 +35,5 @@ __all__ = [
     "MAX_BATCH", "MAX_GAMMA", "MAX_ROUNDS", "MAX_SEED", "MAX_STEPS", "PARAMETERS", "READOUT_GAMMA",
     "READOUT_SEED", "READOUT_TOKENS", "RULES", "START_TOKENS", "TUBE_DRAWS", "TUBE_PREFIX", "Bench",
     "BenchError", "Settings", "State", "check_settings", "check_state", "exactness", "greedy_runs", "parse_link",
-    "protocol", "rng_for", "roofline_readout", "runtime", "spec", "start", "step", "tube_round",
+    "protocol", "rng_for", "roofline_readout", "spec", "start", "step", "tube_round", "which_python",
 ]

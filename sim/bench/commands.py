@@ -51,9 +51,10 @@ def rng_for(seed: int, stream: int, index: int) -> random.Random:
     return random.Random((seed << 34) | (stream << 32) | index)
 
 
-def runtime() -> dict:
-    """Where this Python runs: the page shows it, and tests use it to prove the work ran in Pyodide."""
-    return {"python": sys.version.split()[0], "platform": sys.platform}
+def which_python() -> dict:
+    """The Python that runs this (its version and platform): the page shows it, and tests use it to
+    prove the work ran in the worker's Python (Pyodide's, platform "emscripten")."""
+    return {"version": sys.version.split()[0], "platform": sys.platform}
 
 
 # --- tokens and contexts --------------------------------------------------------------------------
@@ -218,5 +219,5 @@ def step(language, settings: Settings, context: list[int], step_index: int = 0, 
         "lanes": settings.batch * trace.lanes,
         "exactness": (exactness_table(language, context, settings.draft, exactness_top)
                       if exactness_top else None),
-        "runtime": runtime(),
+        "python": which_python(),
     }

@@ -21,7 +21,7 @@ from ..free_runs import REQUEST_TOKENS, REQUESTS, RUN_SEED, make_source, run_sou
 from ..guess_tree import GuessTree, check_guess_tree
 from ..prompts import ECHO_CUE, prompt_ids
 from ..tempering import tempered
-from .commands import OTHER_ID, STREAM_STEP, clean, rng_for, runtime, top_by_p, written_tokens
+from .commands import OTHER_ID, STREAM_STEP, clean, rng_for, top_by_p, which_python, written_tokens
 from .layout import CONTEXT_SENT
 from .passes import verdict
 from .readouts import roofline_readout
@@ -79,7 +79,7 @@ def free_pass(language, settings: Settings, source, context: list[int], step_ind
         "tree": {"tokens": list(tree.tokens), "parents": list(tree.parents)},
         "n_checked": sum(trace.checked), "n_kept": n_kept, "replacement": replacement, "bonus": bonus,
         "written": written, "written_display": language.decode(trace.written), "n_written": len(trace.written),
-        "lanes_per_sequence": len(tree) + 1, "lanes": settings.batch * (len(tree) + 1), "runtime": runtime(),
+        "lanes_per_sequence": len(tree) + 1, "lanes": settings.batch * (len(tree) + 1), "python": which_python(),
     }
 
 

@@ -295,8 +295,8 @@ def _view(session, args: dict, _progress=None) -> dict:
 
 
 COMMANDS = {c.name: c for c in (
-    Command("runtime", "bench", ("page",), "where this Python runs: {python, platform}", (),
-            lambda session, args, progress: commands.runtime()),
+    Command("python", "bench", ("page",), "which Python runs the sim: {version, platform}", (),
+            lambda session, args, progress: commands.which_python()),
     Command("spec", "bench", ("build",), "what the page knows of the bench besides its answers (this protocol "
             "included)", (), lambda session, args, progress: session.bench.spec()),
     Command("link", "bench", ("tests",), "a link read: {state, messages, ignored} (and options)", (

@@ -199,7 +199,7 @@ class Replays:
                 "bridge": drawing.bridge(shown_pass),
                 "exactness": drawing.exactness(shown_pass["exactness"] if shown_pass else None),
             },
-            "runtime": commands.runtime(),
+            "python": commands.which_python(),
         }
 
     @staticmethod

@@ -5,7 +5,8 @@ model}, "steps": n, "rounds": m}:
 the settings the sim's commands take, and how far the reader went (passes on the tape, rounds in
 the tubes). PARAMETERS describes each of them once; the page's controls, its link, the build's
 picture and the checks below all read this table (the page receives it in the bench's spec).
-A new setting is one entry here, plus its control in templates/_bench.html and its label strings.
+A new setting is one entry here (with the parts of the page its control is about), plus its
+control in templates/_controls.html and its label strings.
 
 Inside sim a state is a State and its settings a Settings: frozen, checked once where JSON comes
 in, and passed as they are from there on. Two ways in:
@@ -59,6 +60,9 @@ class Parameter:
     restarts: changing it starts the sentence again (a new text from one pass).
     over_cap: a link value past `high` is cut to `high` rather than replaced by the default.
     role: "view" for the embed's view options (not part of a bench state).
+    parts: what on the page its control is about, by the names a chapter's `part` gives (the
+    machine's PARTS, and the readouts' and the curve's panels): the chapter about one of them marks
+    the control (templates/_controls.html writes them as its data-parts).
     """
 
     name: str
@@ -71,6 +75,7 @@ class Parameter:
     role: str = "setting"
     restarts: bool = True
     over_cap: bool = False
+    parts: tuple = ()
     flags: dict = field(default_factory=dict)
 
     def describe(self) -> dict:
@@ -83,6 +88,8 @@ class Parameter:
             out["min"], out["max"] = self.low, self.high
         if self.kind == "bool":
             out["values"] = [False, True]
+        if self.parts:
+            out["parts"] = list(self.parts)
         return {**out, **self.flags}
 
 
@@ -91,19 +98,19 @@ class Parameter:
 DRAFT_VALUES = DRAFTS + FREE_SOURCES
 
 PARAMETERS = (
-    Parameter("draft", "choice", "bigram", "select", values=DRAFT_VALUES),
+    Parameter("draft", "choice", "bigram", "select", values=DRAFT_VALUES, parts=("readouts",)),
     # What lookup and suffix search besides the text written (sim.prompts); model drafts ignore it.
-    Parameter("prompt", "choice", "none", "select", values=PROMPT_KINDS),
-    Parameter("gamma", "int", 4, "range", low=1, high=8),
+    Parameter("prompt", "choice", "none", "select", values=PROMPT_KINDS, parts=("draft", "readouts")),
+    Parameter("gamma", "int", 4, "range", low=1, high=8, parts=("draft", "curve", "readouts")),
     # k candidates for the first guess, each continued as a line (Settings.widths says why).
-    Parameter("candidates", "int", 1, "range", low=1, high=4),
+    Parameter("candidates", "int", 1, "range", low=1, high=4, parts=("readhead", "draft", "bridge")),
     # Both models' distributions reshaped before the rule (sim.tempering); temperature 0 is greedy.
     Parameter("temperature", "level", 1, "select", values=tuple(_level(t) for t in TEMPERATURES),
-              flags={"greedy": 0}),
-    Parameter("top_p", "level", 1, "select", values=tuple(_level(t) for t in TOP_PS)),
-    Parameter("batch", "int", 1, "range", low=1, high=256, restarts=False),
+              parts=("tubes", "readouts"), flags={"greedy": 0}),
+    Parameter("top_p", "level", 1, "select", values=tuple(_level(t) for t in TOP_PS), parts=("tubes", "readouts")),
+    Parameter("batch", "int", 1, "range", low=1, high=256, restarts=False, parts=("cabinet", "mill", "readhead")),
     Parameter("seed", "int", 1, "seed", low=0, high=SEED_MODULUS - 1),
-    Parameter("rule", "choice", "exact", "radios", values=RULES,
+    Parameter("rule", "choice", "exact", "radios", values=RULES, parts=("tubes",),
               flags={"exact": {rule: rule in EXACT_RULES for rule in RULES}}),
     # The roofline's hardware and model: rows of data in sim.roofline (a new GPU is one row there).
     Parameter("gpu", "choice", rl.DEFAULT_GPU, "row", values=tuple(rl.GPUS), restarts=False),
@@ -194,7 +201,7 @@ class _SettingsBase(_Checked):
         k^gamma leaves (65,536 at k = 4, gamma = 8) no read head can draw nor a step afford, and
         over a fixed shape such as 3-2-1, which would tie the tree to one gamma: here the lanes grow
         as k gamma + 1 (33 at most), a reader can count them, one step stays far below its time
-        budget, and k = 1 is the line of guesses as before."""
+        budget, and k = 1 is a plain line of gamma guesses."""
         return (self.candidates,) + (1,) * (self.gamma - 1)
 
     @property

@@ -55,7 +55,7 @@ def spec_distribution(p, q, rule: str, greedy: bool, k: int = 1, size: int | Non
         left = residual(p, q)
         fallback = _dense(left, size) if left is not None else pd
     if k == 1 and rule == "replace_from_p" and isinstance(p, ChainDistribution):
-        kept = residual_of(p, q).beta  # (as before several candidates, to the last bit)
+        kept = residual_of(p, q).beta  # one candidate: the chain's own residual mass, to the last bit
     else:
         kept = math.fsum(accept)
     rest = 1.0 - kept

@@ -1,8 +1,9 @@
-"""Course packages (issue 22; docs/courses.md), written into the site's course/ folder:
+"""Course packages (docs/courses.md), written into the site's course/ folder:
 
-- specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with its start files and a launcher that reports
-  to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's MIME table: the
-  package's profile, sitebuild/profiles.py, with which its copy of the embed is rendered);
+- specdec-<lang>-scorm12.zip: SCORM 1.2, the embed with Pyodide's files and the start files, and a
+  launcher that reports to the LMS (scorm.py; what it holds: files.py; how it copes with an LMS's
+  MIME table: the package's profile, sitebuild/profiles.py, with which its copy of the embed is
+  rendered);
 - specdec-<lang>.imscc: a Common Cartridge with one web link per chapter to the hosted embed,
   only with a base URL (cartridge.py);
 - specdec-<lang>-questions.xml: the question bank as Moodle XML (moodle_xml.py), its wording from

@@ -2,7 +2,7 @@
 
 Read from the package's copy of the embed (rendered with the package's profile:
 sitebuild/profiles.py) and the built files, not from a list kept by hand: the page names its style
-sheets, scripts and start files (src, href and the start fields' addresses), each script names the
+sheets, scripts, Pyodide's files and the start files (src, href and the start fields' addresses), each script names the
 modules it imports, and the lock names its wheel. Nothing else is taken: no _headers, sitemap,
 service worker, full pages or the other language's snapshot and model.
 """
@@ -20,7 +20,7 @@ from ..pages import page_route
 from ..profiles import PACKAGE
 from ..startup import contract
 
-# The page's local addresses: src/href, and the start fields' addresses (the contract's url fields).
+# The page's local addresses: src/href, and the start fields' addresses (the start contract's url fields).
 URL_ATTRIBUTES = "|".join(re.escape(contract.attribute(f.name)) for f in contract.FIELDS if f.kind == "url")
 PAGE_REFS = re.compile(rf'\b(?:src|href|data-(?:{URL_ATTRIBUTES}))="([^"#?:]+)(?:\?[^"]*)?"')
 # A module's static imports (`import ... from "./x.js"`, `import "./x.js"`), literal dynamic ones,

@@ -1,4 +1,5 @@
-"""The files the page's worker starts Python from, and the page's settings that point to them.
+"""The start files: the files the page's worker starts Python from (beside Pyodide's files), and
+the page's settings that point to them.
 
 Two ways to start, both from files made here at build time:
   - fast: restore a memory snapshot of Pyodide in which sim is imported, the language's model
@@ -8,7 +9,7 @@ Two ways to start, both from files made here at build time:
     sha256 recorded in our pyodide-lock.json.
 Both use the same trimmed stdlib (a snapshot reads modules it had not imported from it).
 Making them runs Pyodide in Node for seconds, so the results are cached under .cache/ by the
-hash of everything they hold: the Pyodide files, the sim wheel, the models and the makers. A build
+hash of everything they hold (.cache/start-files/): Pyodide's files, the sim wheel, the models and the makers. A build
 without snapshots takes the fallback's files from a cached making with them, when there is one.
 """
 
@@ -28,7 +29,7 @@ from . import cache, maker, wheel
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SIM = REPO / "sim"
-CACHE_ENV = "SPECDEC_RUNTIME_CACHE"  # another cache folder (benchmarks time a cold one)
+CACHE_ENV = "SPECDEC_START_FILES_CACHE"  # another cache folder (benchmarks time a cold one)
 
 
 def pyodide_inputs() -> tuple[str, ...]:
@@ -45,7 +46,8 @@ SNAPSHOT_SPANS = REPO / "site" / "static" / "js" / "startup" / "snapshot-spans.j
 PAGE_ADAPTER = REPO / "site" / "static" / "js" / "startup" / "pyodide-adapter.js"
 # The Cache Storage where the page's worker keeps the decoded .wasm (the start field wasmCache).
 # Not a build's cache: the service worker deletes only those (specdec-<build>), and the .wasm is
-# kept under its Pyodide version's address, good for every build on that version.
+# kept under its Pyodide version's address, good for every build on that version. Readers'
+# browsers hold it under this name: another would leave their copy behind, never deleted.
 WASM_CACHE = "specdec-runtime"
 
 
@@ -55,7 +57,7 @@ def _sources(folder: Path, pattern: str = "*") -> list[tuple[str, bytes]]:
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or REPO / ".cache" / "runtime")
+    return Path(os.environ.get(CACHE_ENV) or REPO / ".cache" / "start-files")
 
 
 def sim_wheel(root: Path) -> Path:
@@ -84,7 +86,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
                 snapshots: bool = True) -> tuple[Path, str]:
     """The folder holding the stdlib, lock, wheel and snapshots for these models, and its key.
     measured: per language, the readout table (sim.session.measurements_json) each snapshot's
-    session opens with. snapshots=False (`--runtime=wheel`): no snapshots, only the fallback's files."""
+    session opens with. snapshots=False (`--start=wheel`): no snapshots, only the fallback's files."""
     built_wheel = sim_wheel(root)
     pyodide = assets.PYODIDE_PACKAGE
     inputs = [
@@ -117,7 +119,7 @@ def start_files(models: dict[str, bytes], root: Path, measured: dict[str, bytes]
 def _without_snapshots(made: Path, out: Path) -> None:
     """The fallback's files of a making with snapshots (`made`), for a build without them: its
     stdlib, lock and wheel are what that site's own fallback starts from, and the survey that
-    makes them is the same with or without snapshots (byte for byte), so a --runtime=wheel build
+    makes them is the same with or without snapshots (byte for byte), so a --start=wheel build
     after a full one does not run Pyodide in Node again (5 s of a quiet machine's 8)."""
     for name in ("python_stdlib.zip", "pyodide-lock.json", *(p.name for p in made.glob("*.whl"))):
         shutil.copyfile(made / name, out / name)
@@ -148,8 +150,8 @@ class StartFiles:
 
 def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str, bytes],
                       snapshots: bool = True) -> StartFiles:
-    """Copy Pyodide and the start files into the site; return where they are and their sizes, for
-    page_settings. snapshots=False: no snapshots (`--runtime=wheel`)."""
+    """Copy Pyodide's files and the start files into the site; return where they are and their sizes, for
+    page_settings. snapshots=False: no snapshots (`--start=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
     with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
         wasm = pool.submit(wasm_stream, cache_root())

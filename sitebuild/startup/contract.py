@@ -1,4 +1,4 @@
-"""The start-up contract: what the page's boot script, its client and the sim worker tell each other,
+"""The start contract: what the page's boot script, its client and the sim worker tell each other,
 declared once.
 
 - The start fields: the page's start-up settings. Each is one data attribute of the boot script
@@ -15,12 +15,11 @@ sim-boot.js makes the client's options and the start message from the fields it 
 names of the stages, marks and failures into the start message; sim-worker.js posts no stage, mark
 or failure the message does not name; sim-client.js reports no failure the contract lacks; and
 bench/status.js words every stage and failure (a test holds its table to this one).
-docs/bench-protocol.md's tables of the contract are made here (`markdown`; a test checks them).
+docs/bench-protocol.md's tables of the contract are made from it (sitebuild/doc_tables.py).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
@@ -91,7 +90,7 @@ FIELDS = (
                               "asks for the `.xz` (asked beside the lookup, the `.xz` would be dropped, an aborted "
                               "request, whenever the copy is there); null elsewhere: both at once, which a first visit "
                               "gains by", if_controlled=True),
-    Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--runtime=wheel`)",
+    Field("snapshot", "url", "the language's memory snapshot (empty: a build without snapshots, `--start=wheel`)",
           per_lang=True),
     Field("snapshotSize", "json", "the language's snapshot's own size, decoded (bytes): the worker hands Pyodide an "
                                   "array of that size at once, which the decoder fills", per_lang=True),
@@ -106,7 +105,7 @@ FIELDS = (
 )
 
 STAGES = (
-    Stage("download", "worker", "Pyodide's files and the start-up files are coming in (`loaded` and `total` count their bytes)",
+    Stage("download", "worker", "Pyodide's files and the start files are coming in (`loaded` and `total` count their bytes)",
           "b_loading_download"),
     Stage("start", "worker", "every byte is in: Python is starting", "b_loading_start"),
     Stage("fallback", "worker", "the snapshot is missing or refused (`reason`): Python starts the slower way",
@@ -161,7 +160,8 @@ MESSAGES = (
     ("worker → page", "`{type: \"mark\", name, at}`", "a step of the start done (`at`: milliseconds on "
      "`performance.timeOrigin`'s clock)"),
     ("worker → page", "`{type: \"progress\", stage, loaded, total, reason?}`", "the start's stage and the bytes so far"),
-    ("worker → page", "`{type: \"ready\", runtime, via, timings}`", "Python answers: `via` says how it started, "
+    ("worker → page", "`{type: \"ready\", python, via, timings}`", "Python answers (`python`: its version and "
+     "platform): `via` says how it started, "
      "`timings` holds every mark"),
     ("worker → page", "`{type: \"failed\", code, error}`", "the start failed: a failure code and the raw detail"),
     ("page → worker", "`{type: \"keep\"}`", "keep the decoded `.wasm` in Cache Storage (the start field "
@@ -189,7 +189,16 @@ def page_contract() -> dict:
         "marks": [name for name, _ in MARKS],
         "failures": [f.code for f in FAILURES],
         "via": [name for name, _ in VIA],
+        # The words the page shows for each stage and failure (bench/status.js reads them here).
+        "stageWords": {s.name: s.words for s in STAGES if s.words},
+        "failureWords": {f.code: f.words for f in FAILURES},
     }
+
+
+def words() -> list[str]:
+    """The interface strings the contract names, which every language's strings.toml must have
+    (the build checks them beside the scripts' own: sitebuild/js_strings.py)."""
+    return [s.words for s in STAGES if s.words] + [f.words for f in FAILURES]
 
 
 def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
@@ -209,60 +218,3 @@ def attributes(settings: dict, lang: str) -> list[tuple[str, object, bool]]:
         out.append((attribute(f.name), value, True) if f.kind == "json" else (attribute(f.name), value or "", False))
     out.append(("contract", page_contract(), True))
     return out
-
-
-# --- the doc's tables (docs/bench-protocol.md, "Transport") ------------------------------------------
-
-BEGIN = "<!-- start-up contract tables: made from sitebuild/startup/contract.py (python -m sitebuild.startup.contract --write); do not edit -->"
-END = "<!-- end of the start-up contract tables -->"
-
-
-def with_file_names(doc: str) -> str:
-    """A field's doc with Pyodide's file names written in ({loader}, {lms.module}...: the names the
-    adapter to Pyodide gives, sitebuild/assets.py's pyodide_files)."""
-    from .. import assets
-
-    files = assets.pyodide_files()
-    names = {f"{{{key}}}": value for key, value in files.items() if isinstance(value, str)}
-    names |= {f"{{lms.{key}}}": files["lms"][files[key]] for key in ("loader", "module")}
-    for token, name in names.items():
-        doc = doc.replace(token, name)
-    return doc
-
-
-def markdown() -> str:
-    lines = [BEGIN, "", "| start field | data attribute | kind | in the start message | what |", "|---|---|---|---|---|"]
-    for f in FIELDS:
-        per = "; one per language, the page's" if f.per_lang else ""
-        lines.append(f"| `{f.name}` | `data-{attribute(f.name)}` | {f.kind} | {'yes' if f.message else 'no'} | {with_file_names(f.doc)}{per} |")
-    lines += ["", "| message | | what |", "|---|---|---|"]
-    lines += [f"| {way} | {shape} | {doc} |" for way, shape, doc in MESSAGES]
-    lines += ["", "| stage | from | what | words |", "|---|---|---|---|"]
-    lines += [f"| `{s.name}` | {s.by} | {s.doc} | {f'`{s.words}`' if s.words else '—'} |" for s in STAGES]
-    lines += ["", "| mark | done when |", "|---|---|"]
-    lines += [f"| `{name}` | {doc} |" for name, doc in MARKS]
-    lines += ["", "| `via` | how |", "|---|---|"]
-    lines += [f"| `{name}` | {doc} |" for name, doc in VIA]
-    lines += ["", "| failure | from | when | words |", "|---|---|---|---|"]
-    lines += [f"| `{f.code}` | {f.by} | {f.doc} | `{f.words}` |" for f in FAILURES]
-    lines += ["", END]
-    return "\n".join(lines)
-
-
-def written(doc_text: str) -> str:
-    found = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), doc_text, re.S)
-    return found.group(0) if found else ""
-
-
-if __name__ == "__main__":
-    import sys
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "bench-protocol.md"
-    if sys.argv[1:] == ["--write"]:
-        text = doc.read_text(encoding="utf-8")
-        if not written(text):
-            sys.exit(f"{doc}: no tables between the markers; put {BEGIN} and {END} where they go")
-        doc.write_text(text.replace(written(text), markdown()), encoding="utf-8")
-    else:
-        print(markdown())

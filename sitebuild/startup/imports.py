@@ -1,6 +1,6 @@
 """What the sim package imports, read from its source (every import statement, wherever it is).
 
-The start-up files' maker carries these imports out inside Pyodide twice: with the full standard
+The start files' maker carries these imports out inside Pyodide twice: with the full standard
 library, so that each module they pull in is shipped in the trimmed one; and against the
 trimmed one, so that a module missing from it fails the build instead of a reader's bench.
 Imports inside functions count too: code that runs only when a reader asks for it (a pasted

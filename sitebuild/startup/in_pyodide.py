@@ -70,7 +70,7 @@ def exercise(model_jsons: list) -> None:
         def call(command, args, must_work=True):
             reply = json.loads(session.handle(command, json.dumps(args)))
             if must_work and not reply["ok"]:
-                raise RuntimeError(f"the runtime survey's {command} {json.dumps(args)} failed: {reply['error']}")
+                raise RuntimeError(f"the stdlib survey's {command} {json.dumps(args)} failed: {reply['error']}")
             return reply.get("result")
 
         spec = call("spec", {})

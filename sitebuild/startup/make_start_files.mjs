@@ -1,4 +1,4 @@
-// Makes the page's Pyodide start-up files in Node: the trimmed precompiled standard library and
+// Makes the page's Pyodide start files in Node: the trimmed precompiled standard library and
 // one memory snapshot per language. Called by sitebuild/startup/maker.py with a job file:
 //   node make_start_files.mjs JOB.json      (writes a JSON report to job.report; exit 1 on failure)
 // Job: {pyodide, lock, package, wheel, helper, imports, simModules, models: {lang: path},

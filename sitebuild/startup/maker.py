@@ -33,7 +33,7 @@ HELPER = HERE / "in_pyodide.py"
 # page's decoder (xz-embedded in WebAssembly, npm xz-decompress) spends its CPU as the bytes come
 # in (0.16 s in Node for the en snapshot packed without its long runs of zeros, snapshot-spans.js:
 # 10.4 of its 31 MB). CRC32: a copy cut short or corrupted fails its check in the page's decoder.
-# Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is cached (.cache/runtime/).
+# Making one costs 5 s of CPU (Zstandard: 3.3 s); a snapshot's making is cached (.cache/start-files/).
 XZ_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": 1 << 24,
                "lc": 2, "lp": 2, "pb": 2},)
 # Pyodide's .wasm as an .xz stream (assets.WASM_XZ), which the page's worker decodes as it
@@ -49,7 +49,7 @@ NODE_TIMEOUT_S = 600
 # What a failed making says to do: the guide to a new Pyodide, and for the snapshots, the build
 # that goes without them.
 GUIDE = "docs/upgrading-pyodide.md says what this message means and what to change"
-WITHOUT_SNAPSHOTS = ("or build with --runtime=wheel (`./dev build --runtime=wheel`): a site whose worker starts "
+WITHOUT_SNAPSHOTS = ("or build with --start=wheel (`./dev build --start=wheel`): a site whose worker starts "
                      "Python from the sim wheel, without the snapshots (slower to go live, the same bench)")
 
 
@@ -134,7 +134,7 @@ def _read_report(path: Path, run: subprocess.CompletedProcess) -> dict:
                   "detail": run.stderr}
     if run.returncode != 0 or "error" in report:
         detail = (report.get("detail") or run.stderr or "").strip()[-3000:]
-        where = {"survey": "the runtime survey", "snapshot": "the memory snapshots"}.get(report.get("phase"), "the runtime files")
+        where = {"survey": "the stdlib survey", "snapshot": "the memory snapshots"}.get(report.get("phase"), "the start files")
         fix = GUIDE + ("; " + WITHOUT_SNAPSHOTS if report.get("phase") == "snapshot" else "")
         raise BuildError(f"{SCRIPT.name} ({where}): {report.get('error')}; {fix}\n{detail}")
     return report

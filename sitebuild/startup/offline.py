@@ -2,7 +2,7 @@
 
 Written last but one (before _headers, whose rules cover it), from service_worker.js with this
 build's files filled in: each file's path below the site's root and the short sha256 of its
-bytes (the same short hash as the `?v=` versions and the start-up files' names), the build's name
+bytes (the same short hash as the `?v=` versions and the start files' names), the build's name
 (a hash of that list, so any changed file makes a new worker and a new cache), and the files
 stored at install: the pages, /static/ and Pyodide. The language's snapshot is stored when the
 page asks for it; the fallback's files (stdlib, wheel, lock, models) are never stored.

@@ -21,7 +21,7 @@ const FILES = __FILES__; // path below the site's root ("en/specdec/" for a fold
 const SHELL = __SHELL__; // the paths stored at install: every page, the scripts and styles, Pyodide
 const CACHE = `specdec-${BUILD}`;
 // Every build's cache, as named above; the page's worker keeps the decoded .wasm in a cache of its
-// own (the start-up contract's wasmCache), good for every build on the same Pyodide.
+// own (the start contract's wasmCache), good for every build on the same Pyodide.
 const BUILD_CACHE = /^specdec-[0-9a-f]{16}$/;
 const ROOT = new URL("./", self.location.href).href;
 // Named by their content, so the browser's HTTP cache may answer for them without asking.

@@ -61,7 +61,7 @@ class SharedContexts:
     later starts also reuse the compiled JavaScript and WebAssembly (measured: 2.5 to 3 s of CPU
     per start instead of 4.2 to 4.8 s). The site keeps one thing in storage, the decoded .wasm
     (site/static/js/startup/wasm-inflate.js), which later pages in a context compile, as a reader's later
-    visits do: a test that routes the runtime's .wasm opens its page in a context of its own
+    visits do: a test that routes Pyodide's .wasm opens its page in a context of its own
     (fresh_page). Options a page can take alone (viewport, reduced motion, colour scheme) are set on
     the page; routes go on the page too (page.route), never on a shared context."""
 
@@ -125,7 +125,7 @@ def new_page(shared_contexts):
 @pytest.fixture
 def fresh_page(browser):
     """fresh_page(viewport=..., reduced_motion=..., **context options): a page in a context of its
-    own (closed after the test), as new_page's are otherwise, for a test that routes the runtime's
+    own (closed after the test), as new_page's are otherwise, for a test that routes Pyodide's
     .wasm: in a shared context an earlier page's kept copy of the decoded .wasm starts Python
     without asking for it."""
     contexts = []

@@ -48,9 +48,8 @@ def test_gamma_eight_raises_tokens_per_pass(shared_bench):
 
 
 def test_greedy_readouts_do_not_pass_a_loop_off_as_acceptance(shared_bench):
-    """Issue 11, finding 1: the bigram draft's greedy alpha read 0.998 from one looping run.
-    The criterion chosen: the alpha shown is below 0.95 (and the note says why it is measured
-    over many short runs)."""
+    """One long greedy run of the bigram draft loops (alpha 0.998): the alpha shown is below 0.95,
+    measured over many short runs (and the note says why)."""
     page = shared_bench("en")
     reset(page, "?greedy=1")
     assert number(page, "#b .b-alpha") < 0.95
@@ -81,8 +80,8 @@ def test_tubes_converge_to_p_and_the_wrong_rule_does_not(shared_bench, lang):
 
 
 def test_the_third_rule_has_its_own_control(shared_bench):
-    """Issue 11, finding 3: ?rule=replace_from_p left every rule radio unchecked and broke the
-    controls. Every value a link accepts is now shown and changed by a control."""
+    """Every value a link accepts (?rule=replace_from_p among them) is shown and changed by a
+    control: a radio is checked, and the controls keep working."""
     page = shared_bench("en")
     page.console_errors.clear()
     reset(page, "?rule=replace_from_p&gamma=3")
@@ -103,8 +102,8 @@ def test_the_third_rule_has_its_own_control(shared_bench):
 
 
 def test_a_fast_change_leaves_a_state_its_link_reproduces(shared_bench):
-    """Issue 11, finding 2: batch 256 and New sentence within 100 ms used to leave the page at
-    seed 2, the slider at 1 and the link at seed=1&batch=256. Now both go through one queue."""
+    """Batch 256 and New sentence within 100 ms both go through one queue: the page, the slider and
+    the link agree on seed 2 and batch 256."""
     page = shared_bench("en")
     reset(page)
     page.locator("#b input[name=batch]").fill("256")
@@ -207,7 +206,7 @@ def test_bench_works_from_the_keyboard_alone(shared_bench):
         if reached == wanted:
             break
     assert reached == wanted, wanted - reached
-    assert presses < 40  # issue 11, finding 6: the first control was 112 presses in
+    assert presses < 40  # the first control within reach of the keyboard, not 112 presses in
     assert query_of(page)["rounds"] == "2"
     # The keyboard path is written in the page, and the way back to the text is a link.
     assert "Tab" in page.locator("#b .b-keys").text_content()
@@ -232,8 +231,8 @@ def test_one_polite_live_region_says_one_summary_per_action(shared_bench):
 
 
 def test_link_messages_are_short_and_in_the_pages_language(shared_bench):
-    """Issue 11, finding 7: messages were in English on the zh page, showed Python reprs, echoed a
-    10 KB value whole, and said nothing of a parameter given twice."""
+    """A link's messages are in the page's language, without Python reprs, quote a 10 KB value
+    cut short, and name a parameter given twice."""
     page = shared_bench("zh")
     reset(page, "?gamma=4%00&batch=" + "9" * 10_000 + "&draft=trigram&draft=same&steps=999")
     box = page.locator("#b .b-urlerr")
@@ -311,8 +310,8 @@ def show_chapter(page, anchor: str, part: str):
 
 
 def test_a_chapter_picks_its_part_and_its_panel_and_the_bench_stays_whole(shared_bench):
-    """Issue 11, finding 5: chapter 09's auto-scroll cut off the top of the machine. Issue 8: the
-    bench no longer scrolls inside; the chapter in view picks the part and opens its panel."""
+    """The bench does not scroll inside (which would cut off the top of the machine): the chapter
+    in view picks the part and opens its panel."""
     page = shared_bench("en")
     reset(page)
     for part, panel in (("tubes", "tubes"), ("mill", "readouts"), ("bridge", "bridge"), ("curve", "curve")):
@@ -353,7 +352,7 @@ def test_play_and_pause(shared_bench):
 
 
 def test_chapter_actions_go_through_the_same_queue(shared_bench):
-    """What issue 9's "Try it" buttons will do: a sequence of ordinary actions, then the answer."""
+    """What the chapters' "Try it" buttons do: a sequence of ordinary actions, then the answer."""
     page = shared_bench("en")
     reset(page)
     result = run(page, [{"type": "set", "name": "gamma", "value": 6}, {"type": "step", "until": "rejected"}])
@@ -393,7 +392,7 @@ def test_without_python_the_picture_stays_with_a_message(page, site_url, breakag
 
 
 def test_with_javascript_off_only_the_notice_shows(new_page, site_url):
-    """Issue 11, finding 4: "Python is starting in your browser…" showed under the notice."""
+    """Without JavaScript the bench shows its notice, and no "Python is starting" under it."""
     page = new_page(java_script_enabled=False, viewport={"width": 1280, "height": 720})
     page.goto(f"{site_url}zh/specdec/")
     assert page.locator("#b noscript").count() == 1
@@ -402,8 +401,8 @@ def test_with_javascript_off_only_the_notice_shows(new_page, site_url):
 
 
 def test_a_link_opened_cold_replays_in_one_act_before_its_readouts(new_page, site_url):
-    """Issue 11, finding 8: steps=200&rounds=100 took 20.9 s to replay. The replay (tape, tubes,
-    controls) is one act of the worker, drawn as the bench goes live; the readouts, measured once
+    """A link of steps=200&rounds=100 replays quickly: the replay (tape, tubes, controls) is one
+    act of the worker, drawn as the bench goes live; the readouts, measured once
     per draft and mode, follow it. (How long the replay takes: benchmarks/bench_api_timing.py in
     CPython and benchmarks/responsiveness.py in the page.)"""
     page = new_page(reduced_motion="reduce", viewport={"width": 1280, "height": 720})
@@ -420,7 +419,7 @@ def test_a_link_opened_cold_replays_in_one_act_before_its_readouts(new_page, sit
 
 
 def test_three_candidates_at_a_temperature_from_a_link(shared_bench, built_site):
-    """Issue 21: a link sets candidates=3, temperature=0.7 and top_p=0.9; after three more passes
+    """A link sets candidates=3, temperature=0.7 and top_p=0.9; after three more passes
     the head lights 1 + 3 gamma lanes, the controls say the settings, and the tape, the lanes and
     the bridge's checks are those of the CPython replay of the same state (on the page's models)."""
     import json
@@ -502,7 +501,7 @@ FORMAT_AGAINST_INTL = """async () => {
 
 
 def test_numbers_are_written_as_intl_writes_them_without_making_one(page, site_url):
-    """Issue 19, item 6: an Intl.NumberFormat's first construction loads the locale's data (150 ms
+    """An Intl.NumberFormat's first construction loads the locale's data (150 ms
     in English, 350 ms in Chinese, of a phone's main thread at 4x throttling) in the task that opens
     the bench. The bench writes its numbers itself, as Intl does in the page's languages."""
     page.add_init_script(COUNT_NUMBER_FORMATS)

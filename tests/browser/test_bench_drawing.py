@@ -1,6 +1,6 @@
 """The drawing holds at every setting, and the bench passes axe-core after each kind of action.
 
-Geometry (issue 11): no two text boxes in the machine overlap and none leaves the SVG, at gamma
+Geometry: no two text boxes in the machine overlap and none leaves the SVG, at gamma
 1 to 8, batch 1, 64 and 256, in both languages, at 360 px (in the phone's sheet) and 1,280 px.
 One page per language: the viewport is resized and the settings set through the bench's API,
 checked in the page.
@@ -150,8 +150,7 @@ def test_axe_finds_nothing_serious_after_each_kind_of_action(axe_bench, lang):
 
 
 def test_every_control_has_a_name_in_chromes_accessibility_tree(axe_bench):
-    """axe misses some empty names; Chrome's own tree does not (issue 11, finding 6: the sliders
-    were named by nothing, their <output> taking the label)."""
+    """axe misses some empty names; Chrome's own tree does not."""
     page = axe_bench("en")
     reset(page)
     cdp = page.context.new_cdp_session(page)

@@ -151,7 +151,7 @@ def test_every_kind_of_accepted_value_of_every_link_parameter(shared_bench):
     chosen value as the settings form does, and a following control change updates the address
     bar. The loop runs in the page (one round trip per parameter); it loads each value the way the
     page's start does, and gives up on a load or a queue that does not settle in 20 s (a view that
-    threw used to leave every later action waiting: issue 21)."""
+    throws must not leave every later action waiting)."""
     page = shared_bench("en")
     page.console_errors.clear()
     spec = page.evaluate("() => JSON.parse(document.getElementById('bench-state').textContent).spec")
@@ -226,7 +226,7 @@ def test_the_queue_replaces_a_waiting_slider_value(shared_bench):
     assert state["settings"]["gamma"] == 8 and state["settings"]["seed"] == 2 and state["steps"] == 1
 
 
-# Animation is a view of the state, never a gate on it (issue 19, item 7). Each claim is checked
+# Animation is a view of the state, never a gate on it. Each claim is checked
 # against an animation that cannot end first: the speed action (the page's own control, any factor)
 # set to HELD makes a pass's animation take days (and keeps its pauses within setTimeout's range),
 # so an action that waited for the animation's end would never be applied, drawn or settled, and
@@ -319,7 +319,7 @@ def speed(page, value: float):
 
 
 def test_the_bench_answers_at_once_however_fast_the_reader_clicks(shared_bench):
-    """Animation is a view of the state, never a gate on it (issue 19, item 7): with every pass's
+    """Animation is a view of the state, never a gate on it: with every pass's
     animation held (HELD), 50 fast clicks are each applied and a slider moved as the last lands is
     drawn and the queue goes idle, all while the last pass is still animating; Pause drops what
     waits; a speed chosen while a pass animates applies to that pass, which then ends; Try-it 04 is
@@ -388,7 +388,7 @@ PRESSES = 4
 
 
 def test_the_view_keeps_up_with_quick_presses(shared_bench):
-    """What is shown is never more than one pass behind the state (issue 56, item 4): each of
+    """What is shown is never more than one pass behind the state: each of
     PRESSES presses of One step lands while the pass before it animates (held): that pass is
     skipped to its end at once and the new one animates, the tape and the drawn marks showing the
     state without it; the last, let run (speed 3), ends with the tape at the state. Clicks faster
@@ -447,7 +447,7 @@ def test_reduced_motion_animates_nothing(shared_bench):
 
 
 def test_a_view_that_throws_is_reported_and_the_bench_goes_on(shared_bench):
-    """A listener that throws (as the live summary did on a rule it did not know, issue 21) is
+    """A listener that throws (as the live summary did on a rule it did not know) is
     reported as the page's error, and the actions after it still run: before, the store's queue
     stayed 'running' for good and every later action waited forever."""
     page = shared_bench("en")

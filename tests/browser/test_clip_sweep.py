@@ -1,4 +1,4 @@
-"""Nothing the bench shows is cut (issue 56, "Nothing clips"): a sweep over windows x modes x both
+"""Nothing the bench shows is cut: a sweep over windows x modes x both
 languages that fails on any text a box that hides its overflow cuts (overflow hidden or clip,
 text-overflow: ellipsis, a menu narrower than its chosen option, an SVG word past its drawing's
 viewBox, a word the drawing shortened though the whole one fits), on texts of the bench's head and

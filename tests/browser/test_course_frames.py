@@ -1,4 +1,4 @@
-"""The embed showing a chapter lays itself out for the frame it is given (issue 39; frames.css,
+"""The embed showing a chapter lays itself out for the frame it is given (frames.css,
 thresholds in sitebuild/frames.py), in a plain course page on another origin whose frame has a
 height of its own (as Moodle's URL resource and the course package's launcher give it):
 

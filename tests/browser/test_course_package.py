@@ -259,13 +259,13 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
     assert page.console_errors == []
 
 
-# Moodle 4.5's player (issue 39, measured in Moodle): its frame at 1366 x 768 with the course
+# Moodle 4.5's player (measured in Moodle): its frame at 1366 x 768 with the course
 # index open and closed, 1280 x 720, 1920 x 1080 and a 390 x 844 phone (Moodle makes its player at
 # least 680 px tall, the frame 666).
 PLAYERS = {"1366x768 index open": (952, 666), "1366x768 index closed": (1200, 666), "1280x720": (867, 666),
            "1920x1080": (1495, 799), "800x600": (800, 600), "390x844": (367, 666)}
 # Where the chapter stands beside the bench, the embed's document is its one scroll area and the
-# bench's Play row is in the frame after each way to a chapter (issue 56, item 6).
+# bench's Play row is in the frame after each way to a chapter.
 BESIDE = {"1366x768 index open", "1366x768 index closed", "1280x720", "1920x1080", "800x600"}
 # In the launcher: its own document, its frame, and the shown chapter's heading and the bar in the
 # embed's frame, in the launcher's coordinates.

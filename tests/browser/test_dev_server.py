@@ -38,7 +38,7 @@ class DevServer:
         self.process = subprocess.Popen(
             [sys.executable, "build.py", "serve", "--port", "0", "--corpus", str(corpus_dir())],
             cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            # The runtime cache of the project itself (warmed by the session's build): the copy's
+            # The start files' cache of the project itself (warmed by the session's build): the copy's
             # first build then copies the snapshots instead of running Pyodide in Node again.
             env={**os.environ, "PYTHONUNBUFFERED": "1", CACHE_ENV: str(cache_root())},
         )
@@ -66,7 +66,7 @@ class DevServer:
 
 
 @pytest.fixture(scope="module")
-def dev_server(tmp_path_factory, built_site):  # built_site: the runtime cache is filled
+def dev_server(tmp_path_factory, built_site):  # built_site: the start files' cache is filled
     project = tmp_path_factory.mktemp("project")
     for name in PROJECT_FILES:
         source = REPO / name
@@ -77,7 +77,7 @@ def dev_server(tmp_path_factory, built_site):  # built_site: the runtime cache i
     (project / "node_modules").symlink_to(REPO / "node_modules")
     # The measurements the session's build kept (.cache/measurements, keyed by what they read), as
     # an author's checkout has them: the first build reads them instead of measuring again
-    # (2.4 s of CPU). The runtime files come from the project's own cache (DevServer).
+    # (2.4 s of CPU). The start files come from the project's own cache (DevServer).
     measured = REPO / ".cache" / "measurements"
     if measured.is_dir():
         shutil.copytree(measured, project / ".cache" / "measurements")
@@ -150,7 +150,7 @@ def test_a_code_change_restarts_the_server_and_the_page_reconnects(author_page, 
     the open page's reload channel finds the new process (a chapter saved next reloads it).
 
     The edited module is one of the build's own, not sim's: an edit to sim also remakes the
-    Pyodide snapshots (Node, 10 to 20 s), which tests/sitebuild/test_runtime_files.py covers. This
+    Pyodide snapshots (Node, 10 to 20 s), which tests/sitebuild/test_start_files.py covers. This
     edit leaves the site as it was, so the restart alone reloads nothing."""
     module = dev_server.project / "sitebuild" / "headers.py"
     original = module.read_text(encoding="utf-8")

@@ -196,7 +196,7 @@ def test_a_course_page_that_ignores_the_message_shows_the_bench_whole(dialog_pag
         assert page.locator("iframe").nth(i).bounding_box()["height"] == 1000
         seen = inside(page, i)
         assert seen["bench"]["bottom"] <= seen["viewport"], seen  # the live bench whole in the fixed height
-        # ... with every tab open, and the race and the readouts on every GPU and model (issue 19).
+        # ... with every tab open, and the race and the readouts on every GPU and model.
         page.locator("iframe").nth(i).scroll_into_view_if_needed()  # an off-screen frame draws no frames
         frame = page.locator("iframe").nth(i).element_handle().content_frame()
         tallest = frame.evaluate(EVERY_TAB_AND_MACHINE)

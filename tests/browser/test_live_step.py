@@ -25,18 +25,18 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
     assert "Python 3." in status.text_content()
     assert status.is_hidden()
     # Going live draws nothing again (the worker's first state is the build's: a redraw of every
-    # panel was the largest main-thread task of a phone's start); only the runtime line changes.
+    # panel was the largest main-thread task of a phone's start); only the line naming the Python changes.
     page.wait_for_selector("#b[data-mode=live]", state="attached")
     page.evaluate("() => window.specdecBench.idle()")
     assert bench.get_attribute("data-drawn") == "0"
-    assert "emscripten" in page.locator("#b .b-runtime-value").inner_text()
+    assert "emscripten" in page.locator("#b .b-python-value").inner_text()
     page.locator("#b button.b-step").click()
     page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
     assert bench.get_attribute("data-drawn") == "1"
     assert bench.get_attribute("data-seed") == "1"
     assert page.locator("#b .b-tape .b-tok").count() >= 3
     assert page.locator("#b .b-slot--target").count() == 1
-    assert "emscripten" in page.locator("#b .b-runtime-value").inner_text()
+    assert "emscripten" in page.locator("#b .b-python-value").inner_text()
     written = int(bench.get_attribute("data-written"))
     kept = page.locator("#b .b-slot--kept").count()
     assert written == kept + 1

@@ -1,4 +1,4 @@
-"""Offline after one visit (issue 24): the site's service worker (sitebuild/startup/service_worker.js,
+"""Offline after one visit: the site's service worker (sitebuild/startup/service_worker.js,
 written to /sw.js by sitebuild/startup/offline.py) keeps one build's files, checked by their hashes.
 
 - A reader who opened the page once reloads it with the network off: the bench goes live from the
@@ -171,7 +171,7 @@ def test_the_decoded_wasm_is_kept_beside_the_offline_copy_and_compiled_from_ther
     functions, cut short) fails the start with the `wasm` failure naming it (so the copy is what
     a later visit compiles), is deleted, and Retry goes live from the .xz. A later visit, which the
     service worker controls, looks for the copy before it asks for the .xz, and so asks for none
-    (a first visit asks at once and drops it if a copy turns up: test_runtime_files.py)."""
+    (a first visit asks at once and drops it if a copy turns up: test_start_files.py)."""
     server = LoopbackSite(built_site)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(DEBUG_HOOKS)  # LIVE reads the debug hooks' marks

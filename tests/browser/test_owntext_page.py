@@ -86,7 +86,7 @@ def test_the_worker_counts_as_the_build_does(own_bench, lang):
         assert got["source"] == "text"
         assert (got["tokens"], got["vocab"]) == (doc["tokens"], len(doc["vocab"]))
         assert (got["bigram_types"], got["trigram_types"]) == (len(doc["bigram"]["next"]), len(doc["trigram"]["next"]))
-    assert page.evaluate("() => window.specdecBench.call('runtime', {})")["platform"] == "emscripten"
+    assert page.evaluate("() => window.specdecBench.call('python', {})")["platform"] == "emscripten"
 
 
 def test_the_whole_bench_runs_on_a_pasted_text(own_bench):

@@ -1,5 +1,5 @@
-"""The same seed gives the same speculative trace in CPython and in Pyodide (issue 3, item 6),
-on both ways the worker starts Python (issue 13): from the language's memory snapshot, and the
+"""The same seed gives the same speculative trace in CPython and in Pyodide,
+on both ways the worker starts Python: from the language's memory snapshot, and the
 fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage).
 
 The readouts too: the snapshot's session opens with the build's table (CPython's measurements
@@ -25,7 +25,7 @@ CASES = [
         ("bigram", 4, 1, 1), ("bigram", 8, 1, 2024), ("unigram", 3, 1, 7),
         ("same", 4, 1, 11), ("bigram", 4, 0, 5), ("unigram", 1, 1, 99),
     ]
-] + [{"candidates": 3, "temperature": 0.7, "top_p": 0.9, "seed": 3}]  # a tree, tempered (issue 21)
+] + [{"candidates": 3, "temperature": 0.7, "top_p": 0.9, "seed": 3}]  # a tree, tempered
 
 # The default settings (the build's table), then settings the page has not measured at start
 # (a new draft, gamma and mode each: measured in Pyodide).
@@ -41,7 +41,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   const api = window.specdecBench;
   await api.idle();
   const start = await import(DEBUG_MODULE);
-  const runtime = await api.call('runtime', {});
+  const python = await api.call('python', {});
   const traces = [];
   for (const c of cases) traces.push(await api.call('step', { ...c, prefix }));
   const state = api.getState().bench;
@@ -51,7 +51,7 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
     unasked.push(view.readouts);
     readouts.push(await api.call('readouts', { ...state.settings, ...c }));
   }
-  return { runtime, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
+  return { python, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
 }""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
 
@@ -69,12 +69,12 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(new_page, shared_bench, sit
         page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
     got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, readout_cases])
     assert got["via"] == via
-    assert got["runtime"]["platform"] == "emscripten"
+    assert got["python"]["platform"] == "emscripten"
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
     for case, in_browser in zip(CASES, got["traces"]):
         in_cpython = json.loads(json.dumps(session.step({**case, "prefix": prefix})))
-        assert in_browser.pop("runtime")["platform"] == "emscripten"
-        assert in_cpython.pop("runtime")["platform"] != "emscripten"
+        assert in_browser.pop("python")["platform"] == "emscripten"
+        assert in_cpython.pop("python")["platform"] != "emscripten"
         assert in_browser == in_cpython, case
     assert len(got["readouts"]) == len(readout_cases)
     for case, unasked, in_browser in zip(readout_cases, got["unasked"], got["readouts"]):

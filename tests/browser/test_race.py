@@ -1,4 +1,4 @@
-"""The race and the GPU and model pickers in the page (issue 10, items 2 and 3).
+"""The race and the GPU and model pickers in the page.
 
 One page per language, in a context that lets the test inject axe-core. The race's numbers come
 from the worker (Pyodide); the tests check them against sim.roofline recomputed here in CPython

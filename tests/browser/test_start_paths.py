@@ -149,10 +149,10 @@ def test_each_language_restores_its_own_snapshot_and_the_loading_message_counts_
         assert got["via"] == "snapshot"
         # The snapshot path fetches what it uses and nothing else: the model, the wheel, the stdlib
         # (all of it imported in the snapshot) and the lock (no package to install) stay unfetched.
-        runtime = sorted(u.split("/")[-1] for u in page.requests_seen
+        fetched = sorted(u.split("/")[-1] for u in page.requests_seen
                          if "/py/" in u or "/pyodide/" in u or "/models/" in u)
         snapshot = snapshot_file(built_site, lang).name
-        assert runtime == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz", snapshot]), runtime
+        assert fetched == sorted(["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm.xz", snapshot]), fetched
         inflated_there = [u for u in page.requests_seen if u.split("?")[0].endswith("/snapshot-inflate-worker.js")]
         started = page.evaluate("window.startedWorkers")
         assert [u.split("?")[0].rsplit("/", 1)[-1] for u in started] == ["sim-worker.js", "snapshot-inflate-worker.js"], started
@@ -248,7 +248,7 @@ def test_where_the_host_sends_brotli_over_a_fast_link_the_worker_fetches_the_was
     comes unencoded (9.6 MB), the worker drops it and reads the .xz."""
     page_bytes = (built_site / "en/specdec/index.html").stat().st_size
     fast, slow = 1, page_bytes * 8 / 20e6 * 1000  # ms: the page at 2.7 Gbit/s, or at 20 Mbit/s
-    cases = {  # (sheet's quality, .wasm encoded, the page's ms, from the cache): the runtime files asked for, in order
+    cases = {  # (sheet's quality, .wasm encoded, the page's ms, from the cache): the start files asked for, in order
         "ahead": ((11, True, fast, False), ["pyodide.asm.wasm"]),
         "ahead, a slow link": ((11, True, slow, False), ["pyodide.asm.wasm.xz"]),
         "ahead, the page from the cache": ((11, True, fast, True), ["pyodide.asm.wasm.xz"]),
@@ -325,13 +325,13 @@ def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url
 
 
 @pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")
-def test_a_site_built_with_runtime_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, built_site, tmp_path_factory):
-    """`--runtime=wheel` (for a Pyodide whose snapshots cannot be made): no snapshot is made or
+def test_a_site_built_with_start_wheel_has_no_snapshots_and_goes_live_from_the_wheel(browser, built_site, tmp_path_factory):
+    """`--start=wheel` (for a Pyodide whose snapshots cannot be made): no snapshot is made or
     named, and the worker starts from the wheel at once, with no refused snapshot on the way. Built
     after the full site, it ships the same stdlib, lock and wheel (taken from that making: the
-    survey alone is tests/sitebuild/test_runtime_files.py's make_stdlib)."""
+    survey alone is tests/sitebuild/test_start_files.py's make_stdlib)."""
     site = tmp_path_factory.mktemp("wheel-only") / "_site"
-    build(Options(out=site, corpus=corpus_dir(), force=True, runtime="wheel"))
+    build(Options(out=site, corpus=corpus_dir(), force=True, start="wheel"))
     assert not list(site.glob("py/*.snapshot.xz"))
     fallback = lambda root: {p.relative_to(root).as_posix(): p.read_bytes()  # noqa: E731
                              for p in [*root.glob("py/python_stdlib.*.zip"), *root.glob("py/sim.*/*")]}

@@ -1,4 +1,4 @@
-"""Light and dark (issue 8): the page, the bench and the embed follow the reader's setting, the
+"""Light and dark: the page, the bench and the embed follow the reader's setting, the
 embed's theme= overrides it, the drawings change with it, keyboard focus and a chapter's highlight
 stay distinct, and axe-core finds no serious or critical problem on the whole page or the embed,
 in both languages and both themes.

@@ -192,7 +192,7 @@ def test_in_the_embed_the_buttons_wait_for_the_bench_and_pass_axe(fresh_page, si
     held back, then work; axe-core finds nothing serious in a block before or after its answer."""
     page = fresh_page(viewport={"width": 700, "height": 900}, reduced_motion="reduce", bypass_csp=True)
     held = []
-    page.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Python's runtime held back
+    page.route("**/pyodide.asm.wasm*", lambda route: held.append(route))  # Pyodide's .wasm held back
     page.goto(f"{site_url}embed/en/specdec/?chapter=exact")
     page.wait_for_function("() => document.querySelector('#exact .try__status').textContent.includes('Waiting')")
     buttons = page.locator(".try__button")

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
 @pytest.fixture(scope="module")
 def unbundled_url(tmp_path_factory):
     site = tmp_path_factory.mktemp("unbundled") / "_site"
-    build(Options(out=site, corpus=corpus_dir(), force=True, bundled=False))  # the runtime files from .cache/
+    build(Options(out=site, corpus=corpus_dir(), force=True, bundled=False))  # the start files from .cache/
     with LoopbackSite(site) as served:
         yield served.url, site
 

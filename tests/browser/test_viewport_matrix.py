@@ -1,4 +1,4 @@
-"""The bench as the page's hero on every real screen (issue 19): one parametrised test over a
+"""The bench as the page's hero on every real screen: one parametrised test over a
 matrix of windows and both languages, in light (and in dark for two of the windows: DARK_FRAMES).
 
 In every frame the machine's drawing is on screen at chapter 01 and after scrolling to chapter
@@ -83,7 +83,7 @@ EVERY_TAB = """async () => {
     for (const panel of [...b.querySelectorAll('[role=tabpanel]')].map((p) => p.dataset.panel)) {
         await window.specdecBench.dispatch({ type: 'open_panel', panel, quiet: true });
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        // A control a box with hidden overflow cuts (the link row under the tape, issue 19): what a
+        // A control a box with hidden overflow cuts (the link row under the tape): what a
         // reader can tab to but not see or click. (The skip link parked off screen is not one.)
         const cut = [...b.querySelectorAll('a[href], button, select, input, summary, textarea')].filter((c) => {
             if (!c.checkVisibility() || c.getBoundingClientRect().right < 0) return false;

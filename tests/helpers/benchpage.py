@@ -242,9 +242,9 @@ def tube_counts(page):
 
 def build_platform() -> str:
     """Where the build's CPython ran (the picture before Pyodide says so)."""
-    from sim.bench import runtime
+    from sim.bench import which_python
 
-    return runtime()["platform"]
+    return which_python()["platform"]
 
 
 # Three changes queued at once (a new gamma, draft and rule) from BURST_START, as [gamma, draft, rule]:

@@ -29,7 +29,7 @@ LANGS = ("en", "zh")
 def test_open_session_reads_model_json(sim_model_docs):
     session = open_session(json.dumps(sim_model_docs["zh"]))
     assert ok(session, "start")["text"] == "慢慢"
-    assert ok(session, "runtime")["python"].startswith("3.")
+    assert ok(session, "python")["version"].startswith("3.")
 
 
 def test_unknown_command_and_bad_json_are_errors(sessions):
@@ -188,7 +188,7 @@ def test_step_context_prefix_and_default_agree(sessions):
 
 def test_first_live_step_widget_arguments_still_work(sessions):
     step = ok(sessions["en"], "step", {"prefix": "said the", "draft": "bigram", "gamma": 4, "seed": 2})
-    for key in ("guesses", "written_text", "bonus", "n_written", "context_text", "runtime", "settings"):
+    for key in ("guesses", "written_text", "bonus", "n_written", "context_text", "python", "settings"):
         assert key in step
     assert step["settings"]["seed"] == 2 and all("text" in g for g in step["guesses"])
     assert step["written_text"][-1] == step["written"][-1]["text"]

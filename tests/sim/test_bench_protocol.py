@@ -92,7 +92,7 @@ def test_every_command_is_declared_and_answers(sessions):
     assert got["param"] == "command" and str(sorted(protocol.COMMANDS)) in got["error"]
     for name, command in protocol.COMMANDS.items():
         assert command.owner in ("bench", "session") and set(command.callers) <= {"page", "build", "tests"}, name
-    assert ok(s, "runtime")["python"] == sys.version.split()[0]
+    assert ok(s, "python")["version"] == sys.version.split()[0]
 
 
 def test_an_act_checks_the_state_once(sessions, monkeypatch):
@@ -120,9 +120,3 @@ def test_the_pages_spec_carries_the_protocol_without_its_words():
     assert page == protocol.describe() and json.loads(json.dumps(page)) == page
     assert "doc" not in json.dumps(page) and "doc" in json.dumps(protocol.describe(docs=True))
     assert set(page["actions"]) == set(protocol.ACTIONS) and set(page["commands"]) == set(protocol.COMMANDS)
-
-
-def test_the_docs_tables_are_the_protocols():
-    from helpers import protocol_tables
-
-    assert protocol_tables.written() == protocol_tables.tables(), "run: python tests/helpers/protocol_tables.py --write"

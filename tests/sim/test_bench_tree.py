@@ -1,4 +1,4 @@
-"""The bench's candidates, temperature and top-p (issue 21, the bench side), through the session API.
+"""The bench's candidates, temperature and top-p (the bench side), through the session API.
 
 One candidate at temperature 1 is the bench as it was, bit for bit (the line's sampler, the tubes'
 first tokens); several candidates light 1 + k gamma lanes per sequence, which the machine, the

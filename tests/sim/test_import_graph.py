@@ -110,6 +110,6 @@ def test_the_machines_parts_each_have_one_box():
     assert layout.spec()["parts"] == list(settings.PARTS)
 
 
-if __name__ == "__main__":  # prints the graph (for the docs and the closing note)
+if __name__ == "__main__":  # prints the graph (for the docs)
     for name, targets in sorted(graph().items()):
         print(f"{name} -> {', '.join(sorted(targets)) or '-'}")

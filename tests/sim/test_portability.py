@@ -16,7 +16,7 @@ import json, sys
 from sim.session import open_session
 session = open_session(open(sys.argv[1], encoding="utf-8").read())
 step = session.step({"prefix": sys.argv[2], "draft": "bigram", "gamma": 4, "seed": 42})
-step.pop("runtime")
+step.pop("python")
 print(json.dumps(step, sort_keys=True))
 """
 

@@ -1,4 +1,4 @@
-"""The page reaches the bench only through its API, site/static/js/bench/api.js (issue 42): no script
+"""The page reaches the bench only through its API, site/static/js/bench/api.js: no script
 outside site/static/js/bench/ names the bench's classes or ids (its markup is `b-*`, under `#b`)
 or reads its data (`#bench-state`), and inside the bench only bench.js reads that data."""
 

@@ -1,4 +1,4 @@
-"""A build into a temporary folder: every route, the runtime, and byte-stable output."""
+"""A build into a temporary folder: every route, Pyodide's files, and byte-stable output."""
 
 import re
 
@@ -18,10 +18,10 @@ def test_every_route_is_built(built_site):
 
 
 def test_pyodide_is_self_hosted_under_a_versioned_path(built_site):
-    runtime = list(built_site.glob("pyodide/v*/pyodide.asm.wasm.xz"))
-    assert len(runtime) == 1
+    wasm = list(built_site.glob("pyodide/v*/pyodide.asm.wasm.xz"))
+    assert len(wasm) == 1
     assert len(list(built_site.glob("pyodide/v*/pyodide.asm.wasm"))) == 1  # for a host that sends brotli
-    # the worker's start-up files (sitebuild/startup): tests/sitebuild/test_runtime_files.py checks them
+    # the worker's start files (sitebuild/startup): tests/sitebuild/test_start_files.py checks them
     assert len(list(built_site.glob("py/python_stdlib.*.zip"))) == 1
     assert len(list(built_site.glob("py/sim.*/specdec_sim-*.whl"))) == 1
     for lang in ("en", "zh"):

@@ -20,7 +20,7 @@ from sitebuild.pipeline import build
 @pytest.fixture(scope="module")
 def shared_project(tmp_path_factory, build_memo, built_site):
     """A private copy of site/ and templates/ (tests/sitebuild/conftest.py: project), built once.
-    After the session's build (built_site), whose runtime files it then takes from the cache: on a
+    After the session's build (built_site), whose start files it then takes from the cache: on a
     fresh clone the two builds would otherwise both make them in Node at the same time."""
     options = project_in(tmp_path_factory.mktemp("freshness"))
     build(options, build_memo)

@@ -127,7 +127,7 @@ def resolution_table(site: Path, rules) -> list[tuple[str, str, list[str]]]:
 
 def test_every_path_gets_exactly_one_policy_with_the_intended_frame_ancestors(built_site, built_rules):
     table = resolution_table(built_site, built_rules)
-    assert len(table) > 2 * 40  # the routes, the runtime files and the missing paths
+    assert len(table) > 2 * 40  # the routes, the start files and the missing paths
     wrong = []
     for host, path, policies in table:
         want = f"frame-ancestors {expected_frame_ancestors(path)}"
@@ -158,16 +158,16 @@ def test_the_embeds_say_noindex_and_nothing_else_does(built_site, built_rules):
         assert sent["x-content-type-options"] == ["nosniff"]
 
 
-def test_only_the_runtime_folders_are_cached_for_good(built_site, built_rules):
-    """/py/ and /pyodide/ never change a file under its name (tests/sitebuild/test_runtime_files.py
+def test_only_the_folders_of_pyodide_and_the_start_files_are_cached_for_good(built_site, built_rules):
+    """/py/ and /pyodide/ never change a file under its name (tests/sitebuild/test_start_files.py
     checks the names): browsers keep them a year without asking. Everything else, the pages and
     /static/ above all, is asked for again."""
     forever = "public, max-age=31536000, immutable"
     for host in HOSTS:
         for path in served_paths(built_site):
             sent = header_rules.resolve(built_rules, path, host).get("cache-control")
-            runtime = path.split("/")[1] in ("py", "pyodide")
-            assert sent == ([forever] if runtime else None), (host, path, sent)
+            kept = path.split("/")[1] in ("py", "pyodide")
+            assert sent == ([forever] if kept else None), (host, path, sent)
 
 
 def test_a_missing_top_level_path_gets_no_policy_but_the_404_page_carries_its_own(built_site, built_rules):

@@ -1,4 +1,4 @@
-"""No line of Chinese text begins with closing punctuation after a formula or a link (issue 19):
+"""No line of Chinese text begins with closing punctuation after a formula or a link:
 the build wraps each such pair in a no-break span (sitebuild/markdown.py), checked in the
 generated pages."""
 

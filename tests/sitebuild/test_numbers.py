@@ -1,7 +1,7 @@
 """The bench's two writers of numbers write every number alike: the build's (sitebuild/numbers.py,
 the first picture) and the page's (site/static/js/bench/text.js, every picture after it, run here
-in Node), over a table of values: ties, signs, zero, the large and the small, the figures issue 56
-found written two ways, and a thousand drawn with a fixed seed."""
+in Node), over a table of values: ties, signs, zero, the large and the small, figures near a
+rounding edge (0.3661, 0.045), and a thousand drawn with a fixed seed."""
 
 from __future__ import annotations
 

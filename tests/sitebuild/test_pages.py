@@ -158,7 +158,7 @@ def test_the_head_preloads_every_module_the_page_script_imports(built_site, rout
 def test_the_worker_starts_from_a_classic_script_that_opens_the_body(built_site, route):
     """sim-boot.js is the first thing in <body>, and runs as the parser reaches it: not a module,
     not async or deferred (an async module there ran only after the long body was parsed and laid
-    out). It carries the page's start-up settings, one attribute per start field of the runtime
+    out). It carries the page's start-up settings, one attribute per start field of the start
     contract, and the contract itself, which nothing else states."""
     links = ModuleLinks()
     links.feed((built_site / route).read_text(encoding="utf-8"))
@@ -228,3 +228,18 @@ def test_every_table_scrolls_in_a_region_the_keyboard_reaches(built_site, route)
     for parent in chapters:
         label = parent["aria-label"]
         assert label.startswith(words) and len(label) > len(words) + 2, label
+
+
+def test_each_control_marks_the_parts_its_parameter_names(built_site):
+    """A control's data-parts come from its parameter (sim/bench/settings.py), and each names
+    something a chapter can be about (a chapter's `part`), so the chapter marks the control."""
+    from sim.bench.settings import PARAMETERS
+
+    html = (built_site / PAGES[0]).read_text(encoding="utf-8")
+    marked = dict(re.findall(r'class="b-(?:field|check|rule) b-field--(\w+)[^"]*" data-parts="([^"]*)"', html))
+    with_parts = {p.name: " ".join(p.parts) for p in PARAMETERS if p.parts}
+    assert with_parts and {name: marked.get(name) for name in with_parts} == with_parts
+    assert not {name for name, parts in marked.items() if parts and name not in with_parts}
+    chapters = {tomllib.loads(path.read_text(encoding="utf-8").split("+++")[1]).get("part")
+                for path in (REPO / "site" / "en").glob("[0-9]*.md")}
+    assert {part for p in PARAMETERS for part in p.parts} <= chapters

@@ -1,5 +1,5 @@
 """The local servers answer as a static host does: the headers `_headers` gives each path, the
-404 page with status 404 for a missing path, no folder listings, the runtime's MIME types, and
+404 page with status 404 for a missing path, no folder listings, the MIME types of Pyodide's files, and
 the site under a sub-path. `build.py serve` does the same, with its reload tags in the 404 page."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_the_headers_file_itself_is_not_served(url):
 
 
 def served(site, path: str) -> str:
-    """A path of the site; a glob (the runtime files' names carry their content's hash) names one file."""
+    """A path of the site; a glob (the start files' names carry their content's hash) names one file."""
     if "*" not in path:
         return path
     (found,) = site.glob(path.lstrip("/"))
@@ -115,7 +115,7 @@ def test_each_path_gets_the_headers_the_file_gives_it(url, site, path):
     ("/pyodide/v*/pyodide.asm.wasm.xz", "public, max-age=31536000, immutable"),
 ])
 def test_cache_control_is_the_files_or_else_no_cache(url, site, path, cache):
-    """_headers keeps the runtime's files for good; the server asks for everything else again."""
+    """_headers keeps Pyodide's files and the start files for good; the server asks for everything else again."""
     assert get(url + served(site, path))[1].get_all("Cache-Control") == [cache]
 
 
@@ -135,10 +135,10 @@ def test_mime_types(url, site, path, mime):
 
 
 def test_the_module_type_pyodide_needs_and_the_wasms_stream(url, site):
-    runtime = next(site.glob("pyodide/v*/")).name
-    sent = get(f"{url}/pyodide/{runtime}/pyodide.asm.wasm.xz")[1]
+    version = next(site.glob("pyodide/v*/")).name
+    sent = get(f"{url}/pyodide/{version}/pyodide.asm.wasm.xz")[1]
     assert sent["Content-Type"] == "application/x-xz" and sent["Content-Encoding"] is None
-    assert get(f"{url}/pyodide/{runtime}/pyodide.mjs")[1]["Content-Type"] == "text/javascript"
+    assert get(f"{url}/pyodide/{version}/pyodide.mjs")[1]["Content-Type"] == "text/javascript"
 
 
 def test_under_a_sub_path(site):

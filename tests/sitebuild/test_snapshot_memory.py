@@ -1,4 +1,4 @@
-"""What the build does to a snapshot's memory before saving it (issue 24): the stdlib's line
+"""What the build does to a snapshot's memory before saving it: the stdlib's line
 tables lose their columns but keep their lines (in_pyodide.without_columns, run here in CPython:
 the table's format is the same from 3.11 on), and the heap's free chunks are zeroed past their
 links (pyodide_adapter.mjs, zeroFreeChunks, run in Node on a heap laid out by hand as dlmalloc lays it out).

@@ -118,11 +118,11 @@ def test_a_source_no_page_takes_stops_the_build(tmp_path):
 
 # --- the frames' thresholds, defined once (sitebuild/frames.py) ------------------------------------
 NAMED = re.compile(r"@(media|container)[^{;]*\(--")
-RAW_SIZE = re.compile(r"@media[^{;]*\((?:min-|max-)?(?:width|height)\b|@media[^{;]*\((?:width|height)\s*[<>]")
+RAW_SIZE = re.compile(r"@(?:media|container)[^{;]*\((?:min-|max-)?(?:width|height)\b|@(?:media|container)[^{;]*\((?:width|height)\s*[<>]")
 
 
 def test_every_frame_is_named_and_written_out_from_the_one_table(built_site):
-    """The style sheets name each threshold of a window's or a frame's size, never write one out;
+    """The style sheets name each threshold of a window's, a frame's or a panel's size, never write one out;
     the built sheets hold none of the names; each page's scripts read their kind's queries from
     the same table."""
     for path in sorted(SOURCES.glob("*.css")):
@@ -137,6 +137,8 @@ def test_every_frame_is_named_and_written_out_from_the_one_table(built_site):
     bundle = bare((built_site / "static" / "css" / "all.css").read_text(encoding="utf-8"))
     for query in frames.MEDIA.values():  # every named frame is used
         assert bare(f"@media ({query})") in bundle, query
+    for query in frames.CONTAINER.values():  # and every named container condition
+        assert re.search(r"@container\w*" + re.escape(bare(f"({query})")), bundle), query
     for page, kind in PAGES.items():
         if kind == "all":
             data = re.search(r'<script type="application/json" id="page-frames">(.*?)</script>',
@@ -153,3 +155,12 @@ def test_a_frame_the_table_lacks_stops_the_build(tmp_path):
     assert frames.expand("@container bench (--bench-wide) { }", sheet) == f"@container bench ({frames.CONTAINER['bench-wide']}) {{ }}"
     with pytest.raises(BuildError, match=r"@container names --page-beside"):  # a media query's name is no container's
         frames.expand("@container bench (--page-beside) { }", sheet)
+
+
+def test_a_size_written_out_in_a_prelude_stops_the_build(tmp_path):
+    """A threshold lives in sitebuild/frames.py alone: a sheet that writes one out is refused."""
+    sheet = tmp_path / "x.css"
+    for text in (".a {}\n@container deck (min-width: 33rem) { .b {} }\n", "\n@media (width < 20rem) { }"):
+        with pytest.raises(BuildError, match=r"x\.css:2: @(container|media) writes a size out .*sitebuild/frames\.py"):
+            frames.expand(text, sheet)
+    assert frames.expand("@media (pointer: fine) { }", sheet) == "@media (pointer: fine) { }"

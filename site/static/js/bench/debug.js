@@ -45,7 +45,7 @@ function markState(api) {
     d.rounds = String(v.state.rounds);
     d.seed = String(v.state.settings.seed);
     d.written = String(v.pass ? v.pass.n_written : 0);
-    d.platform = v.runtime.platform;
+    d.platform = v.python.platform;
   };
   d.busy = "false";
   d.animating = "false";

@@ -8,7 +8,7 @@ export function el(tag, className, text) {
 }
 
 // Writing the same text again still replaces the text node, and the next frame lays out again
-// the boxes around it: on a phone the page's start wrote a dozen unchanged lines (issue 19).
+// the boxes around it: the page's start would write a dozen lines unchanged.
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }

@@ -17,7 +17,7 @@ export function withHeads(call) {
 }
 
 // Beside the page's model file, with its version: the build counts both from the same books.
-// The page's runtime settings give the model's address, relative to the page (sitebuild/startup).
+// The page's start settings give the model's address, relative to the page (sitebuild/startup).
 function headsAddress() {
   const model = document.querySelector("[data-model]").dataset.model;
   return model.replace(/([a-z]+)\.json(\?|$)/, "$1-heads.json$2");

@@ -37,7 +37,7 @@ export class LiveSwitch {
     const { store, status } = this;
     if (s.state === "ready") {
       if (!this.booted && performance.mark) performance.mark("specdec:python-ready");
-      this.announcer.say(status.readyMessage(s.runtime));
+      this.announcer.say(status.readyMessage(s.python));
       status.update(this.booted || !this.query.length ? s : { state: "linking" });
       store.setLive(true);
       store.idle().then(() => {

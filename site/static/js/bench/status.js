@@ -1,40 +1,33 @@
 // What the bench says about itself: Python starting, ready or failed (in readable words, the raw
 // detail in a disclosure, a Retry button), and the messages about a link's parameters, which the
 // sim returns as codes with arguments and which are worded here in the page's language.
-import { runtimeContract } from "../startup/sim-start.js";
+import { startContract } from "../startup/sim-start.js";
 import { el, setText } from "./dom.js";
-import { format, text } from "./text.js";
+import { declaredText, format, text } from "./text.js";
 
-// The worker's start stages and the failures, by the runtime contract's names
-// (sitebuild/startup/contract.py; a test holds these tables to it): "download" (the bytes of the
-// runtime's files, counted) and "start" always; the fallback adds "fallback", "package" and
-// "model". Bytes are most of the wait, so they fill 90 % of the bar and the stages after them the
-// rest, in the contract's order.
+// The worker's start stages and the failures are the start contract's, and so are the words for
+// each (sitebuild/startup/contract.py, in the page's data: stageWords, failureWords): "download"
+// (the bytes of Pyodide's files and the start files, counted) and "start" always; the fallback
+// adds "fallback", "package" and "model". Before the download's total is known, the words say
+// only that the worker's Python is loading. Bytes are most of the wait, so they fill 90 % of the
+// bar and the stages after them the rest, in the contract's order. The contract is read when a
+// status comes (this module may run before sim-boot.js has read it).
 const megabytes = (bytes) => format.num((bytes || 0) / 1e6, 1);
-const STAGE_TEXT = {
-  download: (s) => (s.total
-    ? text("b_loading_download", { loaded: megabytes(s.loaded), total: megabytes(s.total) })
-    : text("b_loading_runtime")),
-  start: () => text("b_loading_start"),
-  fallback: () => text("b_loading_fallback"),
-  package: () => text("b_loading_package"),
-  model: () => text("b_loading_model"),
-};
-const STAGES = (runtimeContract().stages || []).filter((stage) => stage in STAGE_TEXT);
-const share = (s) => (s.stage === "download"
-  ? 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0)
-  : 0.9 + (0.1 * (STAGES.indexOf(s.stage) + 1)) / (STAGES.length + 1));
-const FAILURES = {
-  no_wasm: () => text("b_fail_no_wasm"),
-  worker: () => text("b_fail_worker"),
-  wasm: () => text("b_fail_wasm"),
-  offline: () => text("b_fail_offline"),
-  download: () => text("b_fail_download"),
-  start: () => text("b_fail_start"),
-  stalled: (f) => text("b_fail_stalled", { seconds: f.seconds }),
-  died: () => text("b_fail_died"),
-  message: () => text("b_fail_message"),
-};
+function stageText(s) {
+  if (s.stage === "download" && !s.total) return text("b_loading_python");
+  return declaredText(startContract().stageWords[s.stage], { loaded: megabytes(s.loaded), total: megabytes(s.total) });
+}
+function failureText(f) {
+  const words = startContract().failureWords;
+  if (!words) return text("b_fail_worker"); // no contract: sim-boot.js, which holds it, did not load
+  return declaredText(words[f.code] || words.start, { seconds: f.seconds });
+}
+function share(s) {
+  if (s.stage === "download") return 0.9 * (s.total ? Math.min(1, s.loaded / s.total) : 0);
+  const { stages = [], stageWords = {} } = startContract();
+  const shown = stages.filter((stage) => stage in stageWords);
+  return 0.9 + (0.1 * (shown.indexOf(s.stage) + 1)) / (shown.length + 1);
+}
 const LINK_MESSAGES = {
   not_one_of: (m) => (m.dropped ? text("b_link_option_dropped", m) : text("b_link_not_one_of", m)),
   not_yes_no: (m) => text("b_link_not_yes_no", m),
@@ -52,19 +45,19 @@ export class StatusView {
     this.retry = root.querySelector(".b-retry");
     this.detail = root.querySelector(".b-status__detail");
     this.raw = root.querySelector(".b-status__raw");
-    this.runtime = root.querySelector(".b-runtime-value");
+    this.python = root.querySelector(".b-python-value");
     this.retry.addEventListener("click", onRetry);
     this.box.hidden = false;
   }
 
-  // The runtime's line: the build's Python until the worker's is ready (update), then the
-  // worker's, and with each state drawn, the Python that computed it.
+  // The line naming the Python that computed what is drawn: the build's until the worker's
+  // Python is ready (update), then the worker's, with each state drawn.
   onChange(change) {
-    if (change.kind === "drawn") this.showRuntime(change.view.runtime);
+    if (change.kind === "drawn") this.showPython(change.view.python);
   }
 
-  showRuntime({ python, platform }) {
-    setText(this.runtime, `Python ${python} (${platform})`);
+  showPython({ version, platform }) {
+    setText(this.python, `Python ${version} (${platform})`);
   }
 
   show(kind, message, { progress = null, detail = "" } = {}) {
@@ -77,8 +70,8 @@ export class StatusView {
     setText(this.raw, detail);
   }
 
-  readyMessage(runtime) {
-    return text("b_ready", { python: `Python ${runtime.python}` });
+  readyMessage(python) {
+    return text("b_ready", { python: `Python ${python.version}` });
   }
 
   // status: {state: "loading" | "slow" | "linking" | "ready" | "failed" | "retrying", ...}.
@@ -87,17 +80,16 @@ export class StatusView {
     if (status.state === "loading") {
       // The bar never moves back while Python starts (a retry starts it from 0 again).
       const floor = this.box.dataset.state === "loading" ? this.bar.value : 0;
-      this.show("loading", STAGE_TEXT[status.stage](status), { progress: Math.max(floor, share(status) * this.bar.max) });
+      this.show("loading", stageText(status), { progress: Math.max(floor, share(status) * this.bar.max) });
     } else if (status.state === "slow") {
       this.text.textContent = text("b_slow");
     } else if (status.state === "linking") {
       this.show("loading", text("b_loading_link"), { progress: this.bar.max });
     } else if (status.state === "ready") {
-      this.show("ready", this.readyMessage(status.runtime));
-      this.showRuntime(status.runtime);
+      this.show("ready", this.readyMessage(status.python));
+      this.showPython(status.python);
     } else if (status.state === "failed") {
-      const words = FAILURES[status.code] || FAILURES.start;
-      const message = `${words(status)} ${text("b_fail_tail")}`;
+      const message = `${failureText(status)} ${text("b_fail_tail")}`;
       this.show("failed", message, { detail: `${status.code}: ${status.detail}` });
       return message;
     } else if (status.state === "retrying") {

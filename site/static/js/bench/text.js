@@ -2,15 +2,26 @@
 // (#ui-strings, the page's language); every one is read through text() whose first argument is
 // a string literal (the key), so a build check can find each key and make sure both languages
 // have it.
-// Settings map to keys through object literals (see summary.js), never by building a key.
+// Settings map to keys through object literals (parts.js's PART_NAMES), never by building a key.
+// The one other way in is declaredText: a key that a table of the build declares and hands the
+// page in its data (the start contract's words for each stage and failure), which the build
+// checks where it is declared (sitebuild/js_strings.py, `declared`).
 
 let strings = null;
 
-export function text(key, vars = {}) {
+function filled(key, vars) {
   strings ||= JSON.parse(document.getElementById("ui-strings").textContent);
   const template = strings[key];
   if (template == null) throw new Error(`no interface string "${key}"`);
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+export function text(key, vars = {}) {
+  return filled(key, vars);
+}
+
+export function declaredText(key, vars = {}) {
+  return filled(key, vars);
 }
 
 const lang = document.documentElement.lang || "en";

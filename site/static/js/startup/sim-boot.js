@@ -3,7 +3,7 @@
 // classic script after one). Started from a module script the worker began only once the long
 // body was parsed and first laid out (docs/architecture.md, "The start-up in the page").
 //
-// Its data attributes are the page's start-up settings and the start-up contract
+// Its data attributes are the page's start-up settings and the start contract
 // (sitebuild/startup/contract.py, written by templates/_startup_data.html): each start field the
 // contract lists is one attribute, and the same name is the client's option and the start
 // message's field. options(settings) reads them; startMessage(options), the one maker of the
@@ -21,10 +21,10 @@ self.specdecSimBoot = (() => {
 
   // The client's options from the start-up settings (a DOMStringMap, or an object like it): each
   // start field of the contract, a JSON one parsed, an empty one null.
-  function options(runtime) {
+  function options(given) {
     const out = {};
     for (const { name, kind } of contract ? contract.fields : []) {
-      const value = runtime[name];
+      const value = given[name];
       out[name] = value == null || value === "" ? null : kind === "json" && typeof value === "string" ? JSON.parse(value) : value;
     }
     return out;
@@ -45,16 +45,10 @@ self.specdecSimBoot = (() => {
   }
 
   // Whether the page itself came in over the network at FAST_LINK bits per second or more (its
-  // encoded body over the time from its first byte to its last: resource timing), and was all in
-  // before this script ran. A page from a cache (a service worker's, the browser's, or a 304) says
-  // nothing of the link: there the .xz stays, which a later visit has in its cache. The worker
-  // decodes the .xz at about 85 Mbit/s on a laptop's core: below half that, its decoding goes by
-  // during the download and the .wasm itself would only add its 0.1 MB; above it, a start that
-  // waits for the decoding gains up to 0.25 s. The line sits well below the decoder's rate, since
-  // a busy machine's scheduling stretches a 60 kB page's few milliseconds. A host that does not
-  // compress ahead is never asked (hostSendsBrotli): its gzip of the .wasm is 0.9 MB more than the
-  // .xz, which pays only from about 113 Mbit/s, and this reading cannot tell such a link from one
-  // of 20-60 Mbit/s, where it costs 0.12-0.36 s.
+  // encoded body over its response time: resource timing), all in before this script ran; a page
+  // from a cache says nothing of the link, and there the .xz stays. The worker decodes the .xz at
+  // about 85 Mbit/s on a laptop's core: from half that, the .wasm itself starts Python sooner (by
+  // up to 0.25 s); the line sits lower still, as a busy machine stretches a small page's timing.
   const FAST_LINK = 40e6;
   function fastLink() {
     const page = self.performance && performance.getEntriesByType("navigation")[0];
@@ -65,7 +59,9 @@ self.specdecSimBoot = (() => {
   }
 
   // Whether the worker is to fetch the .wasm itself rather than its .xz: the host compresses ahead
-  // and the link is fast. Decided once: the client's start message must be the boot script's (take).
+  // (a host's gzip of the .wasm is 0.9 MB more than the .xz, which would pay only from about
+  // 113 Mbit/s) and the link is fast. Decided once: the client's start message must be the boot
+  // script's (take).
   let wasmItself = null;
   function wasmItselfPays(size) {
     if (wasmItself === null) wasmItself = hostSendsBrotli(size) && fastLink();

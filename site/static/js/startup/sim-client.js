@@ -2,7 +2,7 @@
 // notice at once when it fails or dies. A failure rejects every pending call and is reported
 // to the status listeners as {state: "failed", code, detail}; restart() starts a fresh worker.
 //
-// The failure codes, the stages and the worker's messages are the start-up contract's
+// The failure codes, the stages and the worker's messages are the start contract's
 // (sitebuild/startup/contract.py, docs/bench-protocol.md); the page words each code in its
 // language (bench/status.js). A failure the contract does not list is reported as "start".
 //
@@ -27,7 +27,7 @@ export class SimFailure extends Error {
   }
 }
 
-// sim-boot.js, the classic script that opens the page's <body>: it holds the start-up contract and
+// sim-boot.js, the classic script that opens the page's <body>: it holds the start contract and
 // makes the start message, and it may have started the page's worker already. Without it (its
 // file did not load) nothing starts, and the client says so as a worker that did not load. Read
 // when a client is made, not when this module runs: a module imported early (the tests' debug
@@ -35,8 +35,8 @@ export class SimFailure extends Error {
 const simBoot = () => self.specdecSimBoot;
 
 export class SimClient {
-  // `worker` is the worker's script; `start` holds the other start fields of the start-up contract
-  // (sim-boot.js's options: the addresses of Pyodide and the start-up files, the snapshot's token, the page's language and
+  // `worker` is the worker's script; `start` holds the other start fields of the start contract
+  // (sim-boot.js's options: the addresses of Pyodide and the start files, the snapshot's token, the page's language and
   // the files' sizes), from which sim-boot.js makes the start message.
   // onProgress(stage, message, at) hears each progress message (at: when it came); onStatus(status)
   // each status (see listen). autostart: false leaves start() to the caller.
@@ -60,7 +60,7 @@ export class SimClient {
 
   // Another status listener; it hears the latest status at once. Statuses:
   // {state: "loading", stage, loaded?, total?} (bytes of the start's files so far and in all),
-  // {state: "slow"}, {state: "ready", runtime, via}, {state: "failed", code, detail, seconds?}.
+  // {state: "slow"}, {state: "ready", python, via}, {state: "failed", code, detail, seconds?}.
   listen(onStatus) {
     this.listeners.push(onStatus);
     if (this.lastStatus) onStatus(this.lastStatus);
@@ -71,7 +71,7 @@ export class SimClient {
     for (const listener of this.listeners) listener(status);
   }
 
-  // Start a worker; `ready` resolves with the runtime, or rejects with a SimFailure.
+  // Start a worker; `ready` resolves with the worker's Python ({version, platform}), or rejects with a SimFailure.
   start() {
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
@@ -208,8 +208,8 @@ export class SimClient {
       clearInterval(this.watchdog);
       this.endHelpers();
       this.onTimings(message.timings || {});
-      this.resolveReady(message.runtime);
-      return this.status({ state: "ready", runtime: message.runtime, via: message.via });
+      this.resolveReady(message.python);
+      return this.status({ state: "ready", python: message.python, via: message.via });
     }
     if (message.type === "failed") return this.fail(message.code || "start", message.error);
     const call = this.pending.get(message.id);

@@ -2,7 +2,7 @@
 // <body> opened, and the bench takes it over in turn: bench/bench.js imports simClient from this
 // module (by the same address, with no version query: a module is loaded once per address), and
 // hears its status through listen(). The page's start-up settings are sim-boot.js's data
-// attributes (runtimeSettings), and so is how they become the client's options.
+// attributes (startSettings), and so is how they become the client's options.
 import { SimClient } from "./sim-client.js";
 
 // sim-boot.js's, read when asked (this module may run before the parser reaches <body>: sim-client.js).
@@ -10,14 +10,14 @@ const boot = () => self.specdecSimBoot;
 let client = null;
 
 // The page's start-up settings (templates/_startup_data.html), as sim-boot.js read them.
-export const runtimeSettings = () => (boot() ? boot().settings : {});
+export const startSettings = () => (boot() ? boot().settings : {});
 
-// The start-up contract (sitebuild/startup/contract.py: its page_contract), as sim-boot.js read it.
-export const runtimeContract = () => (boot() && boot().contract) || {};
+// The start contract (sitebuild/startup/contract.py: its page_contract), as sim-boot.js read it.
+export const startContract = () => (boot() && boot().contract) || {};
 
 // A new client from the page's start-up settings; `overrides` replace some of its options (tests
 // start a second worker, say without the snapshot).
-export function startSim(settings = runtimeSettings(), overrides = {}) {
+export function startSim(settings = startSettings(), overrides = {}) {
   return new SimClient({
     ...(boot() ? boot().options(settings) : {}), // without sim-boot.js, the client reports the failure
     onProgress: markStage,
@@ -53,7 +53,7 @@ export function simClient() {
 
 // Offline after one visit: once the bench is live (bench/live.js calls this once its first state
 // is drawn: its downloads are done, so the service worker's install takes them from the browser's
-// cache, and what it still fetches, the other pages, no longer competes with the start), register
+// cache, and what it still fetches, the other pages, does not compete with the start), register
 // the site's service worker (sitebuild/startup/service_worker.js). Once it is registered, ask the
 // sim worker to keep the decoded .wasm (no service worker sees it: it is made in the worker); once
 // it is ready, ask it to keep this language's snapshot, which it did not see go by: every worker of
@@ -61,7 +61,7 @@ export function simClient() {
 // it), and so is a new build's worker when it takes over this page later (the browser looks for it
 // after a navigation, maybe after this). A browser or frame without service workers simply goes
 // without.
-export async function keepForOffline(data = runtimeSettings()) {
+export async function keepForOffline(data = startSettings()) {
   if (!data.serviceWorker || !("serviceWorker" in navigator)) return;
   try {
     const message = { type: "keep", urls: data.snapshot ? [new URL(data.snapshot, document.baseURI).href] : [] };

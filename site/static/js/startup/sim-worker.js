@@ -2,8 +2,8 @@
 // Protocol: the page posts {id, command, args}; the worker answers {id, ok, result | error}
 // (for use_text, {id, type: "partial", stage} messages first, as the count goes on).
 // Before that, it posts {type: "progress", stage, loaded, total} while it starts (loaded and
-// total: bytes of the files fetched so far and in all), then {type: "ready", runtime, via} or
-// {type: "failed", code, error}. It starts only when told where the runtime, package and model are:
+// total: bytes of the files fetched so far and in all), then {type: "ready", python, via} or
+// {type: "failed", code, error}. It starts only when told where Pyodide's files, the package and the model are:
 // by the start message, or sooner by the same message in its name (selfStart, below).
 //
 // Two ways to start (sitebuild/startup makes the files; docs/architecture.md, "The start-up in the page"):
@@ -77,7 +77,7 @@ mark("worker-evaluated");
 
 // A name the contract declares (before the start message: any).
 function declared(kind, name) {
-  if (contract && !contract[kind].includes(name)) throw new Error(`the start-up contract has no ${kind} "${name}"`);
+  if (contract && !contract[kind].includes(name)) throw new Error(`the start contract has no ${kind} "${name}"`);
   return name;
 }
 
@@ -270,12 +270,12 @@ async function start(message) {
       session = await startFromWheel(message, python);
     }
   });
-  const runtime = JSON.parse(session.handle("runtime", "{}")).result;
+  const python = JSON.parse(session.handle("python", "{}")).result;
   wasm.kept.then((kept) => {
     if (!kept && message.wasmCache) keepable = { cacheName: message.wasmCache, url: wasm.url, bytes: wasm.bytes };
   });
   mark("worker-ready");
-  self.postMessage({ type: "ready", runtime, via: declared("via", via), timings });
+  self.postMessage({ type: "ready", python, via: declared("via", via), timings });
 }
 
 // Start once, from whichever comes first: the worker's name or the start message (the same one).
@@ -334,7 +334,7 @@ self.onmessage = async (event) => {
   }
   const { id, command, args } = message;
   if (!session) {
-    self.postMessage({ id, ok: false, error: "the Python runtime is not ready" });
+    self.postMessage({ id, ok: false, error: "the worker's Python is not ready" });
     return;
   }
   // Counting a reader's text reports its stages (sim.counting.STAGES) while it runs.

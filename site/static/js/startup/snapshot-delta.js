@@ -31,7 +31,7 @@ export function dataImage(wasm) {
     return shift < 32 && byte & 0x40 ? value | (~0 << shift) : value;
   };
   if (wasm.length < 8 || wasm[0] !== 0 || wasm[1] !== 0x61 || wasm[2] !== 0x73 || wasm[3] !== 0x6d) {
-    throw new Error("the runtime's .wasm is not WebAssembly");
+    throw new Error("Pyodide's .wasm is not WebAssembly");
   }
   const segments = [];
   while (at < wasm.length) {
@@ -66,7 +66,7 @@ export function dataImage(wasm) {
 // delta its snapshot.
 export function xorDataImage(snapshot, image) {
   const memory = snapshotMemory(snapshot);
-  if (image.length > memory.length) throw new Error("the snapshot is shorter than the runtime's data");
+  if (image.length > memory.length) throw new Error("the snapshot is shorter than Pyodide's data");
   for (let i = 0; i < image.length; i++) memory[i] ^= image[i];
   return snapshot;
 }

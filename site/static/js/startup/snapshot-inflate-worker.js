@@ -49,7 +49,7 @@ function receive({ data }) {
   else if ("size" in data) sizeIn(data.size);
   else if (data.done) input.close();
   else if ("wasm" in data) wasmIn(data.wasm);
-  else if (data.wasmError) wasmFailed(new Error(`the runtime's .wasm: ${data.wasmError}`));
+  else if (data.wasmError) wasmFailed(new Error(`Pyodide's .wasm: ${data.wasmError}`));
 }
 
 self.onmessage = (event) => {

@@ -1,4 +1,4 @@
-"""The worker's start-up files (sitebuild/startup): the sim wheel and its lock, the trimmed
+"""The worker's start files (sitebuild/startup): the sim wheel and its lock, the trimmed
 precompiled stdlib, the snapshots; that making them is deterministic; that sim's imports load
 from the trimmed stdlib in Pyodide, and that an import Pyodide cannot satisfy fails the build."""
 
@@ -467,7 +467,7 @@ def test_each_snapshot_is_stored_as_a_delta_against_the_wasms_data(built_site, t
 
 
 @pytest.mark.adapter("startPyodide", "unpackWheel", "saveMemory", "zeroFreeChunks", "write_pyc_zip", "without_columns", "refill_stdin_buffer")
-def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeypatch):
+def test_making_the_start_files_is_deterministic(built_site, tmp_path, monkeypatch):
     """Made again from nothing (an empty cache, a new Node process), every byte is the same. The
     snapshots are compared before their compression, which is a function of the snapshot alone
     (test_compressing_a_snapshot_is_a_function_of_its_bytes): compressing them again at the
@@ -486,7 +486,7 @@ def test_making_the_runtime_files_is_deterministic(built_site, tmp_path, monkeyp
 
 
 def test_a_build_without_snapshots_takes_the_fallbacks_files_of_one_with_them(tmp_path, monkeypatch):
-    """--runtime=wheel after a full build on the same inputs: start_files takes the stdlib, lock and
+    """--start=wheel after a full build on the same inputs: start_files takes the stdlib, lock and
     wheel of the making with snapshots in the cache, with no snapshot and a report naming none, and
     runs no making of its own (maker.make stands in here, writing what the real one names); with
     none cached for these inputs (an empty cache, other models) it makes its own, without snapshots."""
@@ -570,7 +570,7 @@ fs.writeFileSync(job.report, report);
 
 @pytest.mark.adapter("write_pyc_zip", "stdlib_zip_path")
 def test_every_module_sim_imports_loads_from_the_trimmed_stdlib(built_site, tmp_path):
-    """The fallback's runtime in Node: Pyodide on the trimmed stdlib, sim installed through the
+    """The fallback's start in Node: Pyodide on the trimmed stdlib, sim installed through the
     lock (sha256 checked); every import sim names, anywhere in its code, succeeds. A module left
     out of the trimmed stdlib does fail (csv), so the check can fail."""
     job = {
@@ -617,7 +617,7 @@ def make_stdlib(tmp_path: Path, package: Path) -> dict:
     """The survey alone (no snapshot) on a copy of sim. With no model it runs no session command:
     the imports it carries out are those the package's statements name (imports.named_imports),
     which is what these tests change; the commands' own late imports are the build's survey's
-    (test_making_the_runtime_files_is_deterministic makes the whole of it). Without the commands
+    (test_making_the_start_files_is_deterministic makes the whole of it). Without the commands
     the survey took 11 s of CPU instead of 14 s (Pyodide's start in Node is most of it)."""
     built = wheel.build_sim_wheel(package, "0.1.0", tmp_path / "wheel")
     work = tmp_path / "work"
@@ -641,7 +641,7 @@ def test_an_import_pyodide_cannot_satisfy_fails_the_build(tmp_path):
         make_stdlib(tmp_path, copy_of_sim_with(tmp_path, "import tkinter"))
 
 
-def test_a_failed_snapshot_names_the_guide_and_suggests_the_wheel_runtime(tmp_path):
+def test_a_failed_snapshot_names_the_guide_and_suggests_the_wheel_start(tmp_path):
     """The maker's message for a failure while making the snapshots (a new Pyodide, say) names the
     upgrade guide and the build that goes without them; a failed survey names the guide alone
     (the wheel's start needs the survey's stdlib too)."""
@@ -652,4 +652,4 @@ def test_a_failed_snapshot_names_the_guide_and_suggests_the_wheel_runtime(tmp_pa
             maker._read_report(tmp_path / "report.json", run)
         message = str(failed.value)
         assert "docs/upgrading-pyodide.md" in message and "no snapshot API" in message, message
-        assert ("--runtime=wheel" in message) == wheel_too, message
+        assert ("--start=wheel" in message) == wheel_too, message
