@@ -138,15 +138,17 @@ OWN_PROMPT_TOKENS = 2000  # the reader's text as a prompt: its last tokens (a su
 
 def bench_prompt(language, kind: str, own_text: str | None) -> tuple[list[int], list[int] | None, bool]:
     """(the prompt's tokens the sources search, the sentence's start when the prompt gives it, whether
-    the prompt is the one asked for). "echo" starts the sentence with the passage's own opening (the
-    request to say it again); the other kinds leave the seed's random start. "own" without a text of
-    the reader's in use is the empty prompt, and says so (the third value False)."""
+    the prompt is the one asked for). The sentence starts where sim.prompts' request does: "echo"
+    with the passage's own opening (the request to say it again), "fresh" with the bench's prefix, so
+    that at T = 0 every sentence on a prompt is the same text (what suffix decoding's earlier outputs
+    then hold); "none" and "own" leave the seed's random start. "own" without a text of the reader's
+    in use is the empty prompt, and says so (the third value False)."""
     if kind == "none" or (kind == "own" and not own_text):
         return [], None, kind == "none"
     if kind == "own":
         return prompt_ids(language, "own", own_text)[:-len(prompt_ids(language, "none"))][-OWN_PROMPT_TOKENS:], None, True
     passage = prompt_ids(language, "fresh")[:-len(prompt_ids(language, "none"))]
-    return passage, (passage[:ECHO_CUE] if kind == "echo" else None), True
+    return passage, (passage[:ECHO_CUE] if kind == "echo" else prompt_ids(language, "none")), True
 
 
 def earlier_seeds(seed: int) -> list[int]:
