@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ..free_drafts import SkipGramHeads, draft_cost
+from ..free_drafts import PROMPT_SOURCES, SkipGramHeads, draft_cost
 from ..free_runs import REQUEST_TOKENS, REQUESTS, RUN_SEED, make_source, run_source
 from ..guess_tree import GuessTree, check_guess_tree
 from ..prompts import ECHO_CUE, prompt_ids
@@ -132,7 +132,6 @@ def free_run(language, settings: Settings, source_name: str, steps: int, prompt_
 EARLIER_SENTENCES = 2
 EARLIER_TOKENS = 40
 FIRST_SEED = 1
-PROMPT_SOURCES = ("lookup", "suffix")  # the sources that search the prompt (heads look at the last token alone)
 OWN_PROMPT_TOKENS = 2000  # the reader's text as a prompt: its last tokens (a suffix tree over 200,000 is not quick)
 
 

@@ -491,4 +491,10 @@ def test_a_draft_without_a_model_goes_live_steps_and_shows_acceptance_by_positio
     assert prompt.get_attribute("hidden") is None and "chorus again" in prompt.text_content().lower()
     assert page.locator(".b-tabpanel--tubes .b-free-note").get_attribute("hidden") is None
     assert page.locator(".b-tabpanel--readouts .b-speedup-label").inner_text().endswith("c = 0")
+    # The prompt menu shows for the drafts its setting names (the spec's "drafts"), and for no other.
+    assert page.locator(".b-field--prompt").get_attribute("data-drafts") == "lookup suffix"
+    assert page.locator(".b-field--prompt").get_attribute("hidden") is None
+    run(page, [{"type": "set", "name": "draft", "value": "bigram"}])
+    settle(page)
+    assert page.locator(".b-field--prompt").get_attribute("hidden") is not None
     page.console_errors.clear()

@@ -35,6 +35,7 @@ def en_heads_json() -> str:
 def test_the_draft_menu_and_the_prompt_are_settings_of_the_one_table():
     assert st.BY_NAME["draft"].values == st.DRAFTS + SOURCES
     assert st.BY_NAME["prompt"].values == PROMPT_KINDS and st.DEFAULTS["prompt"] == "none"
+    assert st.BY_NAME["prompt"].describe()["drafts"] == ["lookup", "suffix"]  # heads search no prompt
     assert st.check_settings({"draft": "heads"}).free and not st.check_settings({}).free
 
 
