@@ -47,6 +47,7 @@ from . import roofline as rl
 from .guess_tree import GuessTree
 
 SOURCES = ("lookup", "suffix", "heads")
+PROMPT_SOURCES = ("lookup", "suffix")  # the sources that search a prompt (heads read the last token alone)
 
 LOOKUP_MAX = 3
 LOOKUP_MIN = 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ..free_drafts import SkipGramHeads, draft_cost
+from ..free_drafts import PROMPT_SOURCES, SkipGramHeads, draft_cost
 from ..free_runs import REQUEST_TOKENS, REQUESTS, RUN_SEED, make_source, run_source
 from ..guess_tree import GuessTree, check_guess_tree
 from ..prompts import ECHO_CUE, prompt_ids
@@ -132,21 +132,22 @@ def free_run(language, settings: Settings, source_name: str, steps: int, prompt_
 EARLIER_SENTENCES = 2
 EARLIER_TOKENS = 40
 FIRST_SEED = 1
-PROMPT_SOURCES = ("lookup", "suffix")  # the sources that search the prompt (heads look at the last token alone)
 OWN_PROMPT_TOKENS = 2000  # the reader's text as a prompt: its last tokens (a suffix tree over 200,000 is not quick)
 
 
 def bench_prompt(language, kind: str, own_text: str | None) -> tuple[list[int], list[int] | None, bool]:
     """(the prompt's tokens the sources search, the sentence's start when the prompt gives it, whether
-    the prompt is the one asked for). "echo" starts the sentence with the passage's own opening (the
-    request to say it again); the other kinds leave the seed's random start. "own" without a text of
-    the reader's in use is the empty prompt, and says so (the third value False)."""
+    the prompt is the one asked for). The sentence starts where sim.prompts' request does: "echo"
+    with the passage's own opening (the request to say it again), "fresh" with the bench's prefix, so
+    that at T = 0 every sentence on a prompt is the same text (what suffix decoding's earlier outputs
+    then hold); "none" and "own" leave the seed's random start. "own" without a text of the reader's
+    in use is the empty prompt, and says so (the third value False)."""
     if kind == "none" or (kind == "own" and not own_text):
         return [], None, kind == "none"
     if kind == "own":
         return prompt_ids(language, "own", own_text)[:-len(prompt_ids(language, "none"))][-OWN_PROMPT_TOKENS:], None, True
     passage = prompt_ids(language, "fresh")[:-len(prompt_ids(language, "none"))]
-    return passage, (passage[:ECHO_CUE] if kind == "echo" else None), True
+    return passage, (passage[:ECHO_CUE] if kind == "echo" else prompt_ids(language, "none")), True
 
 
 def earlier_seeds(seed: int) -> list[int]:

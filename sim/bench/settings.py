@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, make_dataclass, replace
 
 from .. import roofline as rl
 from ..errors import BenchError
+from ..free_drafts import PROMPT_SOURCES
 from ..free_drafts import SOURCES as FREE_SOURCES
 from ..models import DRAFT_NAMES as DRAFTS
 from ..prompts import PROMPT_KINDS
@@ -99,8 +100,10 @@ DRAFT_VALUES = DRAFTS + FREE_SOURCES
 
 PARAMETERS = (
     Parameter("draft", "choice", "bigram", "select", values=DRAFT_VALUES, parts=("readouts",)),
-    # What lookup and suffix search besides the text written (sim.prompts); model drafts ignore it.
-    Parameter("prompt", "choice", "none", "select", values=PROMPT_KINDS, parts=("draft", "readouts")),
+    # What lookup and suffix search besides the text written (sim.prompts); the drafts it applies to
+    # (flag "drafts"): the page shows its menu for those only (templates/_controls.html, controls.js).
+    Parameter("prompt", "choice", "none", "select", values=PROMPT_KINDS, parts=("draft", "readouts"),
+              flags={"drafts": list(PROMPT_SOURCES)}),
     Parameter("gamma", "int", 4, "range", low=1, high=8, parts=("draft", "curve", "readouts")),
     # k candidates for the first guess, each continued as a line (Settings.widths says why).
     Parameter("candidates", "int", 1, "range", low=1, high=4, parts=("readhead", "draft", "bridge")),

@@ -254,6 +254,13 @@ CLAIMS = {
     "rate_counts_untested_guesses": lambda b, g: b.readouts()["bigram"]["draft_acceptance_rate"] < b.readouts()["bigram"]["alpha"],
     "rate_is_alpha": lambda b, g: _close(b.readouts()["bigram"]["draft_acceptance_rate"], b.readouts()["bigram"]["alpha"], 1e-3),
     "rate_counts_the_bonus": lambda b, g: b.readouts()["bigram"]["draft_acceptance_rate"] > b.readouts()["bigram"]["alpha"],
+    # Drafts from the text itself, and a draft that remembers (the bench's own readouts, sitebuild.figures.freedrafts)
+    "sampled_text_leaves_the_refrain": lambda b, g: _free(b, "lookup", "echo", 1)["coverage"] < 0.2,
+    "lookup_costs_a_model_pass": lambda b, g: _free(b, "lookup", "echo", 1)["c"] > 0,
+    "greedy_refrain_gains_nothing": lambda b, g: _free(b, "lookup", "echo", 0)["tokens_per_pass_counted"] < 1.1,
+    "second_request_finds_the_first": lambda b, g: _requests(b, "suffix")[1] > _requests(b, "suffix")[0],
+    "lookup_learns_across_requests": lambda b, g: _requests(b, "lookup")[1] > _requests(b, "lookup")[0],
+    "suffix_gains_when_sampled": lambda b, g: _free(b, "suffix", "fresh", 1)["tokens_per_pass_counted"] > 2,
 }
 
 
@@ -267,6 +274,21 @@ def _alpha_at(bench: BenchReadouts, temperature) -> float:
 
     curve = alpha_temperature(bench.language)
     return curve["drafts"]["bigram"][curve["temperatures"].index(temperature)]
+
+
+def _free(bench: BenchReadouts, draft: str, prompt: str, temperature) -> dict:
+    from ..figures.measured import shared_bench
+
+    return shared_bench(bench.language).readouts({"draft": draft, "prompt": prompt, "temperature": temperature})
+
+
+def _requests(bench: BenchReadouts, draft: str) -> list[float]:
+    """Tokens per pass of a session's first and second request, greedy, on the fresh prompt."""
+    from sim.free_runs import run_source
+    from sim.prompts import prompt_ids
+
+    run = run_source(bench.language, draft, prompt_ids(bench.language, "fresh"), requests=2, temperature=0)
+    return [r["tokens_per_pass"] for r in run["per_request"]]
 
 
 def claim(name: str, bench: BenchReadouts, given: dict) -> bool:

@@ -10,6 +10,7 @@ figure's format where it computes it, so a name is written once.
     measured.py   the bench's measurements on each book (sim.bench, sim.stats), cached by cache.py
     worked.py     chapter 6's three-token example in exact fractions
     multicand.py  the closing notes' two-token example of several candidates, in exact fractions
+    freedrafts.py chapters 14 to 16: prompt lookup and suffix decoding on each book's prompts (sim.prompts)
     serving.py    chapter 14: MoE passes (moe.py), memory capacity, ratios of quoted figures
     formats.py    Format, Words, ExactDecimal and the Figures collection
 """
@@ -17,6 +18,7 @@ figure's format where it computes it, so a name is written once.
 from __future__ import annotations
 
 from .formats import Figures, Format
+from .freedrafts import free_figures
 from .measured import DEFAULT_GAMMA, LAB_GAMMA, bench_figures, settings
 from .multicand import multicand_figures
 from .roofline import roofline
@@ -42,6 +44,7 @@ def compute(languages: dict) -> dict[str, Figures]:
         f = Figures()
         f.merge(common)
         f.merge(bench_figures(language))
+        f.merge(free_figures(language))
         out[lang] = f
     return out
 

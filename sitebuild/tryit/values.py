@@ -67,6 +67,7 @@ VALUES = {
     "best_gamma": Value(("readouts", "best_gamma"), "int", "the best gamma"),
     "best_speedup": Value(("readouts", "best_speedup"), "num2", "the speed-up at the best gamma"),
     "c": Value(("readouts", "c"), "num", "cost of a draft run (c)"),
+    "coverage": Value(("readouts", "coverage"), "pct", "the share of passes that had a guess (a draft without a model)"),
     # Of the readouts' passes that had a guess, the share whose guess at position j was kept (vLLM's rate by position).
     **{f"at_position_{j}": Value(("readouts", "accepted_by_position", j - 1), "pct", f"the guess at position {j} kept")
        for j in (1, 2, 3)},

@@ -488,7 +488,13 @@ def test_a_draft_without_a_model_goes_live_steps_and_shows_acceptance_by_positio
     assert str(sf["drafts"]) in page.locator(".b-bp-of").inner_text()
     assert page.locator(".b-by-position .b-bp[hidden]").count() == 4  # positions 5..8: gamma is 4
     prompt = page.locator(".b-prompt-text")
-    assert prompt.get_attribute("hidden") is None and "beautiful soup" in prompt.text_content().lower()
+    assert prompt.get_attribute("hidden") is None and "chorus again" in prompt.text_content().lower()
     assert page.locator(".b-tabpanel--tubes .b-free-note").get_attribute("hidden") is None
     assert page.locator(".b-tabpanel--readouts .b-speedup-label").inner_text().endswith("c = 0")
+    # The prompt menu shows for the drafts its setting names (the spec's "drafts"), and for no other.
+    assert page.locator(".b-field--prompt").get_attribute("data-drafts") == "lookup suffix"
+    assert page.locator(".b-field--prompt").get_attribute("hidden") is None
+    run(page, [{"type": "set", "name": "draft", "value": "bigram"}])
+    settle(page)
+    assert page.locator(".b-field--prompt").get_attribute("hidden") is not None
     page.console_errors.clear()

@@ -1,7 +1,7 @@
 """The chapters' Try-it buttons, used as a reader would: from the keyboard, on the full page, on a
 phone and in the embed, in both languages.
 
-One page per language runs all 14 in chapter order (each starts from its own state, so the order
+One page per language runs all 16 in chapter order (each starts from its own state, so the order
 is only the reader's). After each: the bench holds the state the chapter describes
 (tests/helpers/tryit_expect.py, the checks the sim's CPython run passes too), the views the answer came
 from are the sim's own for those states, the answer shows each value formatted as the readouts
@@ -151,7 +151,7 @@ def test_every_try_it_runs_from_the_keyboard_and_leaves_its_chapters_state(share
     page.evaluate(LISTEN)
     page.evaluate("() => window.specdecBench.dispatch({type: 'speed', value: 3})")  # the parts tour's holds
     anchors = page.eval_on_selector_all("section.chapter", "(ss) => ss.map((s) => [s.id, s.dataset.part])")
-    assert len(anchors) == 14 and page.locator(".try").count() == 14
+    assert len(anchors) == 16 and page.locator(".try").count() == 16
     page.lang = lang
     predicted = []
     for anchor, part in anchors:

@@ -150,5 +150,29 @@ def further(end, snaps):
     assert _ro(end)["alpha_candidates"] != _ro(topk)["alpha_candidates"]
 
 
+def lookup(end, snaps):
+    """Prompt lookup: on new text, sampled, few passes have a guess and a pass writes little more than
+    one token; on the refrain, greedy, every pass has guesses, the first three positions are kept in
+    nearly every pass, and the tape writes several tokens a pass."""
+    fresh = snaps["fresh"]
+    assert _s(fresh)["draft"] == "lookup" and _s(fresh)["prompt"] == "fresh" and _s(fresh)["temperature"] == 1
+    assert _s(end) == {**_s(fresh), "prompt": "echo", "temperature": 0}
+    assert _ro(fresh)["coverage"] < 0.2 and _ro(fresh)["tokens_per_pass_counted"] < 1.1
+    assert _ro(end)["coverage"] == 1 and min(_ro(end)["accepted_by_position"][:3]) > 0.9
+    assert _ro(end)["speedup"] > 4 > 1.1 > _ro(fresh)["speedup"] and _ro(end)["c"] == 0
+    assert end["tape"]["passes"] == 8 and end["tape"]["written"] >= 3 * end["tape"]["passes"]
+
+
+def suffix(end, snaps):
+    """Suffix decoding, greedy, on the passage not repeated: the second sentence (the next seed, the
+    same request) finds the first in its tree of earlier sentences and writes far more in as many passes."""
+    first = snaps["first"]
+    assert _s(first)["draft"] == "suffix" and _s(first)["prompt"] == "fresh" and _s(first)["temperature"] == 0
+    assert _s(end) == {**_s(first), "seed": _s(first)["seed"] + 1}
+    assert first["tape"]["passes"] == end["tape"]["passes"] == 8
+    assert end["tape"]["written"] >= 3 * first["tape"]["written"]
+    assert _ro(end)["tokens_per_pass_counted"] > 4 and _ro(end)["c"] == 0
+
+
 EXPECT = {f.__name__: f for f in (onebyone, batch, draft, verify, rule, exact, alpha, speedup, idle,
-                                   selfdraft, readhead, parts, lab, serving, further)}
+                                   selfdraft, readhead, parts, lab, serving, lookup, suffix, further)}

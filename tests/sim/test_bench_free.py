@@ -13,6 +13,7 @@ from helpers.bench_calls import act, call, error, ok
 
 from sim.bench import settings as st
 from sim.bench.free_passes import EARLIER_TOKENS, FIRST_SEED, point_mass_table
+from sim.bench.links import link_query
 from sim.free_drafts import SOURCES, SkipGramHeads, draft_cost
 from sim.prompts import PROMPT_KINDS
 from sim.session import Session
@@ -34,6 +35,7 @@ def en_heads_json() -> str:
 def test_the_draft_menu_and_the_prompt_are_settings_of_the_one_table():
     assert st.BY_NAME["draft"].values == st.DRAFTS + SOURCES
     assert st.BY_NAME["prompt"].values == PROMPT_KINDS and st.DEFAULTS["prompt"] == "none"
+    assert st.BY_NAME["prompt"].describe()["drafts"] == ["lookup", "suffix"]  # heads search no prompt
     assert st.check_settings({"draft": "heads"}).free and not st.check_settings({}).free
 
 
@@ -162,3 +164,21 @@ def test_the_prompt_own_without_a_text_is_empty_and_says_so(sessions):
 def test_the_single_pass_commands_name_a_draft_without_a_model(sessions):
     for command in ("step", "tube_round"):
         assert error(sessions["en"], command, {"draft": "lookup"})["param"] == "draft"
+
+
+@pytest.mark.parametrize("draft,prompt", [("lookup", "echo"), ("suffix", "fresh"), ("heads", "none")])
+def test_a_course_package_saves_a_free_draft_and_launches_it_again(sessions, draft, prompt):
+    """The SCORM package's suspend data is the bench's link (the view's) and the course's progress
+    (sitebuild/course/launcher/launcher.js); the launcher hands the embed the link's parameters and
+    chapter=. The embed's reading of that (the link command with its chapters) is the same state,
+    with nothing to say of it, well inside SCORM 1.2's 4,096 characters."""
+    from urllib.parse import parse_qsl
+
+    state = state_of(draft=draft, prompt=prompt, temperature=0, seed=5, steps=6)
+    link = link_query(st.check_state(state))
+    suspend = f"{link.lstrip('?')}&course-chapters=lookup.suffix&course-tried=lookup&course-predicted=lookup"
+    assert len(suspend) <= 4096 and f"draft={draft}" in suspend and f"prompt={prompt}" in suspend
+    bench = [[k, v] for k, v in parse_qsl(suspend, keep_blank_values=True) if not k.startswith("course-")]
+    got = ok(sessions["en"], "link", {"query": bench + [["chapter", "suffix"]], "chapters": ["lookup", "suffix"]})
+    assert got["state"] == st.check_state(state).as_json() and got["messages"] == [] and got["ignored"] == []
+    assert got["options"]["chapter"] == "suffix"

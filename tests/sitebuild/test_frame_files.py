@@ -21,7 +21,7 @@ def test_the_embed_shows_the_bench_first_and_holds_the_chapters_for_chapter(buil
     page = (built_site / f"embed/{lang}/specdec/index.html").read_text(encoding="utf-8")
     assert page.index('id="bench"') < page.index('class="embed__text" hidden')
     chapters = re.findall(r'<section class="chapter" id="([a-z]+)"', page)
-    assert len(chapters) == 14 and "exact" in chapters
+    assert len(chapters) == 16 and "exact" in chapters
     listed = re.search(r'<script type="application/json" id="page-chapters">(.*?)</script>', page).group(1)
     assert listed == "[" + ", ".join(f'"{c}"' for c in chapters) + "]"
     # theme= applies before the first paint: a classic script in the head, from the site itself.

@@ -191,7 +191,7 @@ def _contents():
 
 def test_the_chapters_blocks_pass_the_build_checks():
     tryit.check(_contents(), SPEC)
-    assert all(len(c.chapters) == 14 for c in _contents().values())
+    assert all(len(c.chapters) == 16 for c in _contents().values())
 
 
 def _chapter_runs(lang):

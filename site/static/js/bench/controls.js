@@ -13,6 +13,7 @@ export class ControlsView {
     this.inputs = [...this.form.querySelectorAll("[data-setting]")];
     this.values = [...root.querySelectorAll("[data-value-of]")];
     this.warnings = [...root.querySelectorAll(".b-rule-warning")];
+    this.forSomeDrafts = [...root.querySelectorAll(".b-field[data-drafts]")]; // the spec's "drafts" of a setting
     this.buttons = {
       play: root.querySelector("button.b-play"),
       step: root.querySelector("button.b-step"),
@@ -149,6 +150,7 @@ export class ControlsView {
       this.echo(name, value);
     }
     for (const w of this.warnings) w.hidden = w.dataset.rule !== settings.rule;
+    for (const f of this.forSomeDrafts) f.hidden = !f.dataset.drafts.split(" ").includes(settings.draft);
     this.link.href = state.view.link;
     this.seed.textContent = String(settings.seed);
     this.setPlaying(state.ui.playing);

@@ -1,5 +1,5 @@
 // A draft without a second model (draft lookup, suffix or heads): the prompt it searches, under the
-// controls, and the notes the panels give for a chosen guess (q a point mass) or, for the tubes, that
+// controls (its menu shows for the drafts the setting names: controls.js), and the notes the panels give for a chosen guess (q a point mass) or, for the tubes, that
 // they apply to model drafts only (templates/_controls.html, _readouts.html, _exact.html, _tubes.html,
 // _bridge.html). view.prompt is null for a model draft; heads search no prompt.
 import { text } from "./text.js";
@@ -9,13 +9,11 @@ const SHOWN = 120; // characters of the prompt quoted
 export class FreeDraftView {
   constructor(root) {
     this.promptText = root.querySelector(".b-prompt-text");
-    this.promptField = root.querySelector(".b-field--prompt"); // a model draft searches no prompt
     this.notes = [...root.querySelectorAll(".b-free-note, .b-alpha-free-note")];
   }
 
   draw(prompt) {
     for (const note of this.notes) note.hidden = !prompt;
-    this.promptField.hidden = !prompt;
     this.promptText.hidden = !prompt || !prompt.searched;
     if (this.promptText.hidden) return;
     const quoted = prompt.text.length > SHOWN ? prompt.text.slice(0, SHOWN - 1) + "…" : prompt.text;
