@@ -363,13 +363,15 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
 
 
 # The launcher's own page in the clip sweep (issue 56, "Nothing clips"; the bench's own windows
-# and modes are tests/browser/test_clip_sweep.py's): Moodle's players (PLAYERS), and the launcher
-# alone in a 1366 x 768 window and on a 390 x 844 phone, as an LMS that opens the package in a
-# window of its own shows it. In dark at Moodle's player and its phone: the scheme changes colours
-# and nothing else (tests/sitebuild/test_colour_scheme.py), which the same boxes in both schemes
-# confirm where it is read.
-LAUNCHER_WINDOWS = [*PLAYERS.values(), (1366, 768), (390, 844)]
-DARK_WINDOWS = {(952, 666), (367, 666)}
+# and modes are tests/browser/test_clip_sweep.py's): Moodle's player at 1366 x 768 with its index
+# open, at 800 x 600 and on a phone (PLAYERS), and the launcher alone in a 1366 x 768 window and
+# on a 390 x 844 phone, as an LMS that opens the package in a window of its own shows it. Every
+# chapter's name in the menu where the menu is narrowest (its width is the bar's below 28 rem). In
+# dark at Moodle's player and its phone: the scheme changes colours and nothing else
+# (tests/sitebuild/test_colour_scheme.py), which the same boxes in both schemes confirm there.
+LAUNCHER_WINDOWS = [PLAYERS["1366x768 index open"], PLAYERS["800x600"], PLAYERS["390x844"], (1366, 768), (390, 844)]
+NARROWEST_MENU = {PLAYERS["800x600"], PLAYERS["390x844"]}
+DARK_WINDOWS = {PLAYERS["1366x768 index open"], PLAYERS["390x844"]}
 NOTE = "(open) => { document.getElementById('launcher-recorded').open = open; }"
 # The bench's sheet over the chapter where the embed shows its bar (a phone's frame): opened from
 # the bar as a reader does, or closed by its own button. Returns whether the bar is there.
@@ -403,7 +405,7 @@ def launcher_frame(page):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_nothing_the_launcher_shows_is_cut_in_any_player(launchers, lang):
     """The launcher's bar (with what the LMS records folded and open, and each chapter's name in
-    its menu) and the embed in its frame (on a phone, its bar and the bench's sheet opened from
+    its menu where it is narrowest) and the embed in its frame (on a phone, its bar and the bench's sheet opened from
     it), a chapter reached by Next chapter and the bench live with three passes, at every player
     size: nothing cut, drawn over or squeezed (clipcheck.CLIPPED); in dark, every text where it
     is in light and none hidden by its colours."""
@@ -423,7 +425,8 @@ def test_nothing_the_launcher_shows_is_cut_in_any_player(launchers, lang):
         found += cut(bar, LAUNCHER_SCOPE, at) + cut(bench, SCOPE, f"{at} embed")
         if (width, height) in DARK_WINDOWS:
             found += in_dark(page, [(bar, LAUNCHER_SCOPE), (bench, SCOPE)], at)
-        found += [f"{at}: the chapters' menu: {line}" for line in bar.evaluate(EVERY_CHAPTER, LAUNCHER_SCOPE)]
+        if (width, height) in NARROWEST_MENU:
+            found += [f"{at}: the chapters' menu: {line}" for line in bar.evaluate(EVERY_CHAPTER, LAUNCHER_SCOPE)]
         if bench.evaluate(SHEET, True):
             bench.evaluate(FRAMES)
             found += cut(bench, SCOPE, f"{at} embed, the bench's sheet open")
@@ -433,4 +436,6 @@ def test_nothing_the_launcher_shows_is_cut_in_any_player(launchers, lang):
         found += cut(bar, LAUNCHER_SCOPE, f"{at} with what the LMS records open")
         bar.evaluate(NOTE, False)
     assert page.refused == [] and MISSING[page.root] == []
+    open(f"/tmp/launcher_scratch/found-{lang}.txt", "w").write("\n".join(found))
     assert found == [], "\n".join(found)
+

@@ -104,7 +104,8 @@ CLIPPED = r"""(scope) => {
     }
 
     // 2. Menus: the chosen option's text against the menu's own width (its padding and arrow
-    // measured on the menu itself, laid out at its natural width for a moment).
+    // measured on a copy of the menu beside it, out of the flow at its natural width: neither
+    // stretched nor squeezed by a flex row or a grid's cell; the menu itself is left untouched).
     const canvas = document.createElement('canvas').getContext('2d');
     for (const root of roots) {
         for (const sel of root.querySelectorAll('select')) {
@@ -113,10 +114,12 @@ CLIPPED = r"""(scope) => {
             canvas.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
             const widths = [...sel.options].map((o) => canvas.measureText(o.text).width);
             const width = sel.getBoundingClientRect().width;
-            const saved = sel.getAttribute('style');
-            sel.style.cssText += ';width:auto !important;min-width:0 !important;max-width:none !important;flex:none !important';
-            const natural = sel.getBoundingClientRect().width;
-            if (saved === null) sel.removeAttribute('style'); else sel.setAttribute('style', saved);
+            const copy = sel.cloneNode(true);
+            copy.removeAttribute('id');
+            copy.style.cssText += ';position:absolute !important;visibility:hidden !important;width:auto !important;min-width:0 !important;max-width:none !important';
+            sel.after(copy);
+            const natural = copy.getBoundingClientRect().width;
+            copy.remove();
             const chrome = natural - Math.max(...widths);  // padding, border and arrow
             const needs = widths[sel.selectedIndex] + chrome;
             if (width < needs - 0.5) say(sel, sel.options[sel.selectedIndex].text, `menu ${width.toFixed(1)} px of ${needs.toFixed(1)}`);
