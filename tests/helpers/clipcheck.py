@@ -109,7 +109,8 @@ CLIPPED = r"""(scope) => {
     const canvas = document.createElement('canvas').getContext('2d');
     for (const root of roots) {
         for (const sel of root.querySelectorAll('select')) {
-            if (!sel.checkVisibility({ visibilityProperty: true }) || purposelyHidden(sel) || sel.selectedIndex < 0) continue;
+            // (A transparent menu shows no text: the launcher's lies over the name it shows.)
+            if (!sel.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(sel) || sel.selectedIndex < 0) continue;
             const s = getComputedStyle(sel);
             canvas.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
             const widths = [...sel.options].map((o) => canvas.measureText(o.text).width);
