@@ -17,9 +17,10 @@ bench's head is.
 
 Dark mode changes colours and nothing else (tests/sitebuild/test_colour_scheme.py): TEXT_BOXES
 reads where every text is drawn, for a test to find the same boxes in both schemes, and FAINT
-finds a text drawn in (nearly) the colour it is drawn on.
+finds a text drawn in (nearly) the colour it is drawn on; in_dark runs both in both schemes.
 
-The same script serves tests/browser/test_clip_sweep.py and the screenshots' notes.
+The same scripts serve tests/browser/test_clip_sweep.py, the launcher's sweep in
+tests/browser/test_course_package.py and the screenshots' notes.
 """
 
 from __future__ import annotations
