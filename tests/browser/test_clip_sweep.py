@@ -3,7 +3,9 @@ languages that fails on any text a box that hides its overflow cuts (overflow hi
 text-overflow: ellipsis, a menu narrower than its chosen option, an SVG word past its drawing's
 viewBox, a word the drawing shortened though the whole one fits), on texts of the bench's head and
 rail drawn over each other, and on a tape squeezed under one and a half of its rows while holding
-more (tests/helpers/clipcheck.py says how each is measured).
+more (tests/helpers/clipcheck.py says how each is measured). Dark mode at two windows of every
+state (DARK_WINDOWS): each text where it is in light, and none hidden by its colours in either
+scheme. The course package's launcher is swept in tests/browser/test_course_package.py, in an LMS.
 
 Cheap by design: one page per language, opened once. Each mode's state is set once through the
 bench's API (or its buttons, as a reader would: "Run the race", "Fill the window") and then the
@@ -15,13 +17,23 @@ from __future__ import annotations
 
 import pytest
 from helpers.benchpage import PYODIDE_TIMEOUT_MS, open_bench, own_live_pages, paste, reset, run, settle
-from helpers.clipcheck import CLIPPED, SCOPE
+from helpers.clipcheck import FRAMES, SCOPE, cut, in_dark
 from helpers.owntext_fixtures import own_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(55)]
 
 # Phones and tablets first, then laptops and monitors (each mode's sweep opens the phone's sheet once).
 WINDOWS = [(360, 640), (390, 844), (768, 1024), (1024, 768), (1280, 800), (1366, 657), (1366, 768), (1920, 940), (2560, 1440)]
+# The window where a state is read in dark too, a phone's (the bench in its sheet) or a laptop's,
+# so that both layouts are read in dark with every kind of control and panel (fill the window
+# and the settings opened in greedy mode show nothing the others do not). The
+# scheme changes colours and nothing else (tests/sitebuild/test_colour_scheme.py: every colour a
+# light-dark() pair, no rule or script reading the scheme), so every text's box is the same in
+# both, which these windows confirm (the browser's own controls and scroll bars follow the scheme
+# too), and the light sweep covers dark; the colours, which change, are read in both schemes.
+PHONE, LAPTOP = (390, 844), (1366, 768)
+DARK_AT = {"greedy": LAPTOP, "temperature": PHONE, "trees": LAPTOP, "trees settings": PHONE, "race": LAPTOP,
+           "own": PHONE, "embed dialog": LAPTOP, "embed": PHONE}
 BESIDE = {"width": 900, "height": 560}  # frames.css: the bench beside the text from here
 
 # Each mode: the link it loads and the panel it opens (the race is run by its button, the own text
@@ -45,7 +57,6 @@ CLOSE_IN_VIEW = """() => {
 ONE_LINE_LABELS = """() => [...document.querySelectorAll('#b .r-pick label')].filter((l) => l.checkVisibility())
     .filter((l) => l.getBoundingClientRect().height > 2.5 * parseFloat(getComputedStyle(l).fontSize))  // one line: under 1.9 em
     .map((l) => l.textContent.trim())"""
-FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 SHEET = """(open) => {
     const bench = document.querySelector('.layout .bench');
     if (!bench) return;
@@ -86,18 +97,19 @@ def set_mode(page, lang: str, mode: str):
 
 
 def sweep(page, where: str, windows=WINDOWS, sheet: bool = True) -> list[str]:
-    """Every window in turn: what is cut, drawn over or squeezed, as lines naming the window."""
-    found = []
+    """Every window in turn: what is cut, drawn over or squeezed, as lines naming the window; at
+    the state's dark window if it has one (DARK_AT; `where` is the language and the state), a text that moves in
+    dark or is hidden by its colours in either scheme."""
+    found, dark = [], DARK_AT.get(where.split(" ", 1)[1])
     for width, height in windows:
         page.set_viewport_size({"width": width, "height": height})
         if sheet:
             page.evaluate(SHEET, not beside(width, height))
         page.evaluate(FRAMES)
-        got = page.evaluate(CLIPPED, SCOPE)
         at = f"{where} {width}x{height}"
-        found += [f"{at}: {line}" for line in got["cut"] + got["overlaps"]]
-        if got["tape"] and got["tape"]["squeezed"]:
-            found.append(f"{at}: the tape is squeezed to {got['tape']['room']:.0f} px ({got['tape']['rows']:.2f} rows)")
+        found += cut(page, SCOPE, at)
+        if (width, height) == dark:
+            found += in_dark(page, [(page, SCOPE)], at)
     return found
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, KeptPages
+from helpers.clipcheck import CLIPPED, FRAMES, LAUNCHER_SCOPE, SCOPE, cut, in_dark
 from sitebuild.course.files import modules
 
 pytestmark = [pytest.mark.browser, pytest.mark.adapter("withPrecompiledWasm", "restoreSnapshot")]
@@ -103,22 +104,55 @@ def serve(folder: Path):
 
 
 @pytest.fixture(scope="module")
-def lms(built_site, tmp_path_factory):
-    """The English package unpacked and served as an LMS serves it: the server's root URL."""
-    folder = tmp_path_factory.mktemp("lms") / "package"
-    data = (built_site / "course" / "specdec-en-scorm12.zip").read_bytes()
-    zipfile.ZipFile(io.BytesIO(data)).extractall(folder)
-    # The debug hooks beside the package's modules (no page imports them, so the package holds
-    # none), with the chunks they share with the embed (which the package holds already): the test
-    # contexts load them, and LIVE reads their marks.
-    for hooks in modules(built_site, ["static/js/bench/debug.js"]):
-        if not (folder / hooks).exists():
-            (folder / hooks).parent.mkdir(parents=True, exist_ok=True)
-            (folder / hooks).write_bytes((built_site / hooks).read_bytes())
-    server, root = serve(folder)
-    MISSING[root] = server.missing
+def packages(built_site, tmp_path_factory):
+    """packages(lang): the package of that language unpacked and served as an LMS serves it (each
+    on first use): the server's root URL."""
+    servers, roots = [], {}
+
+    def root(lang: str) -> str:
+        if lang not in roots:
+            folder = tmp_path_factory.mktemp(f"lms-{lang}") / "package"
+            data = (built_site / "course" / f"specdec-{lang}-scorm12.zip").read_bytes()
+            zipfile.ZipFile(io.BytesIO(data)).extractall(folder)
+            # The debug hooks beside the package's modules (no page imports them, so the package
+            # holds none), with the chunks they share with the embed (which the package holds
+            # already): the test contexts load them, and LIVE reads their marks.
+            for hooks in modules(built_site, ["static/js/bench/debug.js"]):
+                if not (folder / hooks).exists():
+                    (folder / hooks).parent.mkdir(parents=True, exist_ok=True)
+                    (folder / hooks).write_bytes((built_site / hooks).read_bytes())
+            server, roots[lang] = serve(folder)
+            servers.append(server)
+            MISSING[roots[lang]] = server.missing
+        return roots[lang]
+
     yield root
-    server.shutdown()
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def lms(packages):
+    """The English package as an LMS serves it: the server's root URL."""
+    return packages("en")
+
+
+@pytest.fixture(scope="module")
+def launchers(shared_contexts, packages):
+    """launchers(lang): a page of the module's own, each opened on first use: the LMS's host page
+    (1600 x 1000, reduced motion) with the package's launcher live in its frame, fenced
+    (page.refused: the requests outside the LMS and the package). The tests resize the player's
+    frame and move between chapters; none relaunches."""
+    def open_page(lang):
+        page = shared_contexts.page(viewport={"width": 1600, "height": 1000}, reduced_motion="reduce")
+        page.root = packages(lang)
+        page.refused = fence(page, page.root)
+        launch(page, page.root)
+        return page
+
+    pages = KeptPages(open_page)
+    yield pages
+    pages.close()
 
 
 def test_the_sites_own_embed_fails_behind_the_lms_table(new_page, built_site):
@@ -286,26 +320,30 @@ IN_LAUNCHER = """() => {
 }"""
 
 
-def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_heading(new_page, lms):
+def play_in(page, width: int, height: int):
+    """The player's frame `width` x `height` (the launcher's window), drawn at that size."""
+    page.eval_on_selector("#sco", "(f, [w, h]) => { f.style.width = w + 'px'; f.style.height = h + 'px'; }", [width, height])
+    page.frame_locator("#sco").locator("body").evaluate(
+        "(_, [w, h]) => new Promise((r) => { const f = () => (innerWidth === w && innerHeight === h"
+        " ? requestAnimationFrame(() => requestAnimationFrame(r)) : requestAnimationFrame(f)); f(); })", [width, height])
+
+
+def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_heading(launchers):
     """At each player size the launcher is exactly the player's height (its frame fills what its
     bar leaves: the embed's own scrolling is the only scroll area); after reading a chapter to its
     end, Next chapter, the chapter list and the link at the chapter's end (in place, in the
     package) each show the new chapter with its heading in view near the frame's top (under the
     machine's bar on a phone) and, beside the bench, Play and One step in the frame, with nothing
     in the embed scrolling but its document."""
-    page = new_page(viewport={"width": 1600, "height": 1000}, reduced_motion="reduce")
-    refused = fence(page, lms)
-    launch(page, lms)
+    page = launchers("en")
     sco = page.frame_locator("#sco")
     shown = sco.frame_locator("#launcher-frame").locator("section.b-shown")
     steps = [("Next chapter", "batch", lambda: sco.locator("#launcher-next").click()),
              ("the chapter list", "verify", lambda: sco.locator("#launcher-chapter").select_option("verify")),
              ("the link at its end", "rule", lambda: shown.locator(".chapter__next a").click())]
+    launcher = sco.locator("body")
     for where, (width, height) in PLAYERS.items():
-        page.eval_on_selector("#sco", "(f, [w, h]) => { f.style.width = w + 'px'; f.style.height = h + 'px'; }", [width, height])
-        launcher = page.frame_locator("#sco").locator("body")
-        launcher.evaluate("(_, [w, h]) => new Promise((r) => { const f = () => (innerWidth === w && innerHeight === h"
-                          " ? r() : requestAnimationFrame(f)); f(); })", [width, height])
+        play_in(page, width, height)
         sco.locator("#launcher-chapter").select_option("onebyone")
         for way, anchor, go in steps:
             embed(page).evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
@@ -321,4 +359,85 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
                 assert seen["scrollers"] == [], (where, way, seen)  # the bench scrolls with the chapter
                 assert max(seen["playBottom"], seen["stepBottom"]) <= seen["frameBottom"], (where, way, seen)
         assert cmi(page, "cmi.core.lesson_location") == "rule"  # the link's chapter, shown in place, reached the LMS
-    assert refused == [] and MISSING[lms] == []
+    assert page.refused == [] and MISSING[page.root] == []
+
+
+# The launcher's own page in the clip sweep (issue 56, "Nothing clips"; the bench's own windows
+# and modes are tests/browser/test_clip_sweep.py's): Moodle's player at 1366 x 768 with its index
+# open, at 800 x 600 and on a phone (PLAYERS), and the launcher alone in a 1366 x 768 window and
+# on a 390 x 844 phone, as an LMS that opens the package in a window of its own shows it. Every
+# chapter's name in the menu where the menu is narrowest (its width is the bar's below 28 rem). In
+# dark at Moodle's player and its phone: the scheme changes colours and nothing else
+# (tests/sitebuild/test_colour_scheme.py), which the same boxes in both schemes confirm there.
+LAUNCHER_WINDOWS = [PLAYERS["1366x768 index open"], PLAYERS["800x600"], PLAYERS["390x844"], (1366, 768), (390, 844)]
+NARROWEST_MENU = {PLAYERS["800x600"], PLAYERS["390x844"]}
+DARK_WINDOWS = {PLAYERS["1366x768 index open"], PLAYERS["390x844"]}
+NOTE = "(open) => { document.getElementById('launcher-recorded').open = open; }"
+# The bench's sheet over the chapter where the embed shows its bar (a phone's frame): opened from
+# the bar as a reader does, or closed by its own button. Returns whether the bar is there.
+SHEET = """(open) => {
+    const opener = document.querySelector('.b-strip__open');
+    if (!opener || !opener.checkVisibility()) return false;
+    const isOpen = document.documentElement.dataset.sheet === 'open';
+    if (open && !isOpen) opener.click();
+    if (!open && isOpen) document.querySelector('#b .b-sheet-close').click();
+    return true;
+}"""
+# Every chapter's name where the launcher shows the chosen one (under its transparent menu), each
+# in turn (the launcher does not move), read as CLIPPED reads the bar, and against the box it is
+# shown in (a word wider than the box would cross its edge).
+EVERY_CHAPTER = f"""(scope) => {{
+    const clipped = {CLIPPED};
+    const menu = document.getElementById('launcher-chapter'), shown = document.getElementById('launcher-chosen');
+    const kept = shown.textContent, out = [];
+    for (const option of menu.options) {{
+        shown.textContent = option.text;
+        out.push(...clipped(scope).cut);
+        if (shown.scrollWidth > shown.clientWidth + 0.5) out.push(`"${{option.text}}" is ${{shown.scrollWidth}} px wide in ${{shown.clientWidth}}`);
+    }}
+    shown.textContent = kept;
+    return out;
+}}"""
+
+
+def launcher_frame(page):
+    """The launcher's frame (the package's index.html) inside the LMS's page."""
+    return next(f for f in page.frames if f.url.split("?")[0].endswith("/package/index.html"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_the_launcher_shows_is_cut_in_any_player(launchers, lang):
+    """The launcher's bar (with what the LMS records folded and open, and each chapter's name in
+    its menu where it is narrowest) and the embed in its frame (on a phone, its bar and the bench's sheet opened from
+    it), a chapter reached by Next chapter and the bench live with three passes, at every player
+    size: nothing cut, drawn over or squeezed (clipcheck.CLIPPED); in dark, every text where it
+    is in light and none hidden by its colours."""
+    page = launchers(lang)
+    sco = page.frame_locator("#sco")
+    play_in(page, 952, 666)
+    sco.locator("#launcher-chapter").select_option("onebyone")
+    embed(page).evaluate("window.specdecBench.run([{type: 'step'}, {type: 'step'}, {type: 'step'}])")
+    sco.locator("#launcher-next").click()
+    sco.frame_locator("#launcher-frame").locator("section#batch.b-shown").wait_for(state="attached")
+    bar, bench = launcher_frame(page), embed(page)
+    found = []
+    for width, height in LAUNCHER_WINDOWS:
+        play_in(page, width, height)
+        at = f"{lang} launcher {width}x{height}"
+        bench.evaluate(FRAMES)
+        found += cut(bar, LAUNCHER_SCOPE, at) + cut(bench, SCOPE, f"{at} embed")
+        if (width, height) in DARK_WINDOWS:
+            found += in_dark(page, [(bar, LAUNCHER_SCOPE), (bench, SCOPE)], at)
+        if (width, height) in NARROWEST_MENU:
+            found += [f"{at}: the chapters' menu: {line}" for line in bar.evaluate(EVERY_CHAPTER, LAUNCHER_SCOPE)]
+        if bench.evaluate(SHEET, True):
+            bench.evaluate(FRAMES)
+            found += cut(bench, SCOPE, f"{at} embed, the bench's sheet open")
+            bench.evaluate(SHEET, False)
+        bar.evaluate(NOTE, True)
+        bar.evaluate(FRAMES)
+        found += cut(bar, LAUNCHER_SCOPE, f"{at} with what the LMS records open")
+        bar.evaluate(NOTE, False)
+    assert page.refused == [] and MISSING[page.root] == []
+    assert found == [], "\n".join(found)
+

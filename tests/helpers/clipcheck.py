@@ -12,9 +12,15 @@ outside the window (a skip link parked off screen).
 
 It also reads the tape's height against its rows: the tape is squeezed when its box is shorter
 than one and a half of its rows (CLIPPED's `tape`), and two texts of the bench's head and rail
-drawn over each other (CLIPPED's `overlaps`).
+drawn over each other (CLIPPED's `overlaps`); the launcher's bar (LAUNCHER_SCOPE) is read as the
+bench's head is.
 
-The same script serves tests/browser/test_clip_sweep.py and the screenshots' notes.
+Dark mode changes colours and nothing else (tests/sitebuild/test_colour_scheme.py): TEXT_BOXES
+reads where every text is drawn, for a test to find the same boxes in both schemes, and FAINT
+finds a text drawn in (nearly) the colour it is drawn on; in_dark runs both in both schemes.
+
+The same scripts serve tests/browser/test_clip_sweep.py, the launcher's sweep in
+tests/browser/test_course_package.py and the screenshots' notes.
 """
 
 from __future__ import annotations
@@ -22,6 +28,14 @@ from __future__ import annotations
 # The parts of the page the sweep reads: the bench (in the page, the sheet and the embed), the
 # phone's bar and an open dialog.
 SCOPE = "#b, .b-strip, dialog[open]"
+# The course package's launcher (sitebuild/course/launcher/): its bar over the embed's frame.
+LAUNCHER_SCOPE = ".launcher__bar"
+# The least contrast a text may have with what it is drawn on (WCAG's ratio, 1 to 21): under it
+# the text is hidden by its colours. WCAG's floor for large text; axe-core holds the page's body
+# text to 4.5 (tests/browser/test_themes.py).
+LEAST_CONTRAST = 3.0
+# Two animation frames: what a resize or a new scheme changes is laid out and drawn.
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 CLIPPED = r"""(scope) => {
     const out = { cut: [], tape: null, overlaps: [] };
@@ -53,7 +67,7 @@ CLIPPED = r"""(scope) => {
         for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
             const s = styleOf(a);
             if (s.opacity === '0' || s.visibility !== 'visible' && a === e) return true;
-            if (s.clip && s.clip !== 'auto' && s.position === 'absolute') return true;
+            if (s.position === 'absolute' && (s.clip && s.clip !== 'auto' || s.clipPath && s.clipPath !== 'none')) return true;
             if (a.classList && a.classList.contains('visually-hidden')) return true;
         }
         return false;
@@ -91,19 +105,23 @@ CLIPPED = r"""(scope) => {
     }
 
     // 2. Menus: the chosen option's text against the menu's own width (its padding and arrow
-    // measured on the menu itself, laid out at its natural width for a moment).
+    // measured on a copy of the menu beside it, out of the flow at its natural width: neither
+    // stretched nor squeezed by a flex row or a grid's cell; the menu itself is left untouched).
     const canvas = document.createElement('canvas').getContext('2d');
     for (const root of roots) {
         for (const sel of root.querySelectorAll('select')) {
-            if (!sel.checkVisibility({ visibilityProperty: true }) || purposelyHidden(sel) || sel.selectedIndex < 0) continue;
+            // (A transparent menu shows no text: the launcher's lies over the name it shows.)
+            if (!sel.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(sel) || sel.selectedIndex < 0) continue;
             const s = getComputedStyle(sel);
             canvas.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
             const widths = [...sel.options].map((o) => canvas.measureText(o.text).width);
             const width = sel.getBoundingClientRect().width;
-            const saved = sel.getAttribute('style');
-            sel.style.cssText += ';width:auto !important;min-width:0 !important;max-width:none !important;flex:none !important';
-            const natural = sel.getBoundingClientRect().width;
-            if (saved === null) sel.removeAttribute('style'); else sel.setAttribute('style', saved);
+            const copy = sel.cloneNode(true);
+            copy.removeAttribute('id');
+            copy.style.cssText += ';position:absolute !important;visibility:hidden !important;width:auto !important;min-width:0 !important;max-width:none !important';
+            sel.after(copy);
+            const natural = copy.getBoundingClientRect().width;
+            copy.remove();
             const chrome = natural - Math.max(...widths);  // padding, border and arrow
             const needs = widths[sel.selectedIndex] + chrome;
             if (width < needs - 0.5) say(sel, sel.options[sel.selectedIndex].text, `menu ${width.toFixed(1)} px of ${needs.toFixed(1)}`);
@@ -157,7 +175,7 @@ CLIPPED = r"""(scope) => {
     }
 
     // 5. Texts of the bench's head and rail (beside the machine) drawn over each other.
-    const leaves = [...document.querySelectorAll('#b .b-head *, #b .b-rail *, .b-strip *')].filter((e) => {
+    const leaves = [...document.querySelectorAll('#b .b-head *, #b .b-rail *, .b-strip *, .launcher__bar *')].filter((e) => {
         if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) return false;
         if (e.closest('svg, .b-tape')) return false;
         // A control fixed over a sheet that scrolls (its close button) floats over the text by design.
@@ -184,3 +202,152 @@ CLIPPED = r"""(scope) => {
     }
     return out;
 }"""
+
+# The HTML texts a reader sees in `scope` that are not inside `skip` (a selector): each as
+# [its node, its element, its line boxes]. Put into the scripts below (as shownTexts).
+SHOWN_TEXTS = r"""(scope, skip) => {
+    const out = [], range = document.createRange();
+    for (const root of document.querySelectorAll(scope)) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const e = n.parentElement;
+            if (!n.textContent.trim() || !e || e.closest(skip)) continue;
+            if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+            range.selectNodeContents(n);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+            if (rects.length) out.push([n, e, rects]);
+        }
+    }
+    return out;
+}"""
+
+# The texts a reader sees in `scope` (as CLIPPED reads them: HTML text, menus, drawings' words),
+# each as "element text: left,top,right,bottom" in the window's pixels, in document order.
+TEXT_BOXES = r"""(scope) => {
+    const shownTexts = SHOWN_TEXTS;
+    const where = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '');
+    const box = (r) => [r.left, r.top, r.right, r.bottom].map((v) => Math.round(v * 2) / 2).join(',');
+    const out = shownTexts(scope, 'select, option, script, style, template, title')
+        .flatMap(([n, e, rects]) => rects.map((r) => `${where(e)} ${n.textContent.trim().slice(0, 24)}: ${box(r)}`));
+    for (const root of document.querySelectorAll(scope))
+        for (const sel of root.querySelectorAll('select')) if (sel.checkVisibility()) out.push(`select ${sel.value}: ${box(sel.getBoundingClientRect())}`);
+    return out;
+}""".replace("SHOWN_TEXTS", SHOWN_TEXTS)
+
+# Texts whose colour is too close to what is behind them (LEAST_CONTRAST): an HTML text against
+# its element's and its ancestors' backgrounds, a drawing's word against the shapes drawn before
+# it whose box holds its middle, over the drawing's background. Colours are read through a
+# canvas (any CSS colour), layers with some transparency composed over those under them; a
+# background image (a gradient) makes the colour behind unknown and the text is left out.
+FAINT = r"""([scope, least]) => {
+    const out = [];
+    const ctx = Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d', { willReadFrequently: true });
+    const seen = new Map();
+    const rgba = (css) => {
+        let c = seen.get(css);
+        if (!c) {
+            ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = '#000'; ctx.fillStyle = css; ctx.fillRect(0, 0, 1, 1);
+            const d = ctx.getImageData(0, 0, 1, 1).data;
+            seen.set(css, c = [d[0], d[1], d[2], d[3] / 255]);
+        }
+        return c;
+    };
+    const over = (top, under) => {  // top composed over an opaque colour
+        const a = top[3];
+        return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1);
+    };
+    const lum = (c) => {
+        const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    // The colour behind an HTML element: its background and its ancestors', composed top down
+    // (each element's read once: the texts of a panel share their ancestors).
+    const behinds = new Map();
+    const behind = (e) => {
+        if (!e) return [255, 255, 255, 1];  // (the pages paint their body; one that did not would show the browser's white)
+        if (behinds.has(e)) return behinds.get(e);
+        const s = getComputedStyle(e);
+        const c = s.backgroundImage !== 'none' ? null : rgba(s.backgroundColor);
+        const under = !c || c[3] >= 1 ? null : behind(e.parentElement);
+        const got = !c ? null : c[3] >= 1 ? c : under && over(c, under);
+        behinds.set(e, got);
+        return got;
+    };
+    const name = (e) => e.tagName.toLowerCase() + (e.getAttribute('class') ? '.' + e.getAttribute('class').trim().split(/\s+/).join('.') : '');
+    const say = (e, text, fg, bg) => out.push(`${name(e)} in ${name(e.parentElement)} "${text.trim().replace(/\s+/g, ' ').slice(0, 30)}": ${ratio(fg, bg).toFixed(2)} (rgb ${fg.map((v) => +v.toFixed(2))} on ${bg.slice(0, 3).map(Math.round)})`);
+    const shownTexts = SHOWN_TEXTS;
+    // (Visually hidden texts are painted in a clipped 1 px box: no colour hides them from anyone.)
+    for (const [n, e] of shownTexts(scope, 'svg, select, option, script, style, template, title, .visually-hidden, .launcher__title, .launcher__label')) {
+        const bg = behind(e);
+        if (!bg) continue;
+        const fg = rgba(getComputedStyle(e).color);
+        if (ratio(over(fg, bg), bg) < least) say(e, n.textContent, fg, bg);
+    }
+    for (const root of document.querySelectorAll(scope)) {
+        for (const svg of root.querySelectorAll('svg')) {
+            if (!svg.checkVisibility({ visibilityProperty: true })) continue;
+            const base = behind(svg);
+            if (!base) continue;
+            // The filled shapes in drawing order, each with its box and colour read once, and each
+            // word with how many of them are drawn before it (under it).
+            const shapes = [], words = [];
+            for (const s of svg.querySelectorAll('rect, circle, ellipse, path, polygon, text')) {
+                if (s.closest('defs, clipPath, mask, marker, pattern') || !s.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+                if (s.tagName === 'text') { words.push([s, shapes.length]); continue; }
+                const st = getComputedStyle(s);
+                if (!st.fill || st.fill === 'none' || st.fill.startsWith('url')) continue;
+                const c = rgba(st.fill).slice();
+                c[3] *= Number(st.fillOpacity);
+                if (c[3] > 0) shapes.push([s.getBoundingClientRect(), c]);
+            }
+            for (const [t, before] of words) {
+                if (!t.textContent.trim() || t.closest('.b-off, [visibility=hidden]')) continue;
+                const r = t.getBoundingClientRect();
+                if (r.width < 0.5) continue;
+                const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+                let bg = base;
+                for (const [b, c] of shapes.slice(0, before))
+                    if (x >= b.left && x <= b.right && y >= b.top && y <= b.bottom) bg = over(c, bg);
+                const st = getComputedStyle(t);
+                if (!st.fill || st.fill === 'none' || st.fill.startsWith('url')) continue;
+                const fg = rgba(st.fill).slice();
+                fg[3] *= Number(st.fillOpacity);
+                const shown = over(fg, bg);
+                if (ratio(shown, bg) < least) say(t, t.textContent, fg, bg);
+            }
+        }
+    }
+    return out;
+}""".replace("SHOWN_TEXTS", SHOWN_TEXTS)
+
+
+def cut(frame, scope: str, at: str) -> list[str]:
+    """What CLIPPED finds in `frame` within `scope`, as lines naming where."""
+    got = frame.evaluate(CLIPPED, scope)
+    found = [f"{at}: {line}" for line in got["cut"] + got["overlaps"]]
+    if got["tape"] and got["tape"]["squeezed"]:
+        found.append(f"{at}: the tape is squeezed to {got['tape']['room']:.0f} px ({got['tape']['rows']:.2f} rows)")
+    return found
+
+
+def in_dark(page, parts, at: str) -> list[str]:
+    """The texts of each (frame, scope) where they are in light, and none hidden by its colours
+    in either scheme, as lines naming where. The page is drawn in light when it is called, and
+    left in light."""
+    found, light, dark = [], [], []
+    for frame, scope in parts:
+        light.append(frame.evaluate(TEXT_BOXES, scope))
+        found += [f"{at} light: faint {line}" for line in frame.evaluate(FAINT, [scope, LEAST_CONTRAST])]
+    page.emulate_media(color_scheme="dark")
+    for frame, scope in parts:
+        frame.evaluate(FRAMES)
+        found += [f"{at} dark: faint {line}" for line in frame.evaluate(FAINT, [scope, LEAST_CONTRAST])]
+        dark.append(frame.evaluate(TEXT_BOXES, scope))
+    page.emulate_media(color_scheme="light")
+    for (_, scope), before, after in zip(parts, light, dark):
+        moved = [f"{a} (light: {b})" for a, b in zip(after, before) if a != b]
+        if len(after) != len(before):
+            moved.append(f"{len(after)} texts in dark, {len(before)} in light")
+        found += [f"{at} dark: {scope}: {line}" for line in moved[:5]]
+    return found

@@ -2,7 +2,8 @@
 colour is a light-dark() variable (site/static/css/site.css), the theme sets only color-scheme,
 and no stylesheet, template or script reads the scheme. The browser tests that measure sizes and
 places lean on this: they check every window in light and only a sample in dark
-(tests/browser/test_viewport_matrix.py: DARK_FRAMES)."""
+(tests/browser/test_viewport_matrix.py: DARK_FRAMES; the clip sweeps, tests/browser/test_clip_sweep.py
+and the launcher's in test_course_package.py, find every text's box the same in both schemes there)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# The site's styles, scripts and templates, and the course package's launcher (its page, sheet and script).
 SOURCES = [*sorted((REPO / "site" / "static").rglob("*.css")), *sorted((REPO / "site" / "static").rglob("*.js")),
-           *sorted((REPO / "templates").rglob("*.html"))]
+           *sorted((REPO / "templates").rglob("*.html")), *sorted((REPO / "sitebuild" / "course" / "launcher").glob("*.*"))]
 THEME_RULE = re.compile(r"([^{}]*\[data-theme[^{}]*)\{([^}]*)\}")
 
 

@@ -25,6 +25,7 @@ const all = data.chapters;
 const t = data.strings;
 const frame = document.getElementById("launcher-frame");
 const select = document.getElementById("launcher-chapter");
+const chosen = document.getElementById("launcher-chosen"); // the chosen chapter's name, shown under the transparent menu
 const line = document.getElementById("launcher-progress");
 const previous = document.getElementById("launcher-previous");
 const next = document.getElementById("launcher-next");
@@ -140,6 +141,7 @@ function report() {
                                 tried: Math.min(inOrder(all, [...tried]).length, needed), needed }))
     + (guesses ? fill(t.course_predicted, { predicted: guesses }) : "");
   select.value = chapter;
+  chosen.textContent = select.selectedOptions[0].text;
   previous.disabled = chapter === all[0];
   next.disabled = chapter === all[all.length - 1];
 }
