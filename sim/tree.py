@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .candidates import CANDIDATE_RULES, Verifier, draw_candidates, top_tokens
+from .candidates import CANDIDATE_RULES, CHOSEN, Verifier, draw_candidates, likeliest_candidates, top_tokens
 from .tempering import check_sampling, tempered
 
 MAX_NODES = 4096  # a bound on the work of one step, far above what a bench can draw
@@ -236,9 +236,12 @@ def position_draws(target, draft, context, rng, n: int, k: int, *, rule="exact",
     else:
         p = tempered(target.sparse(context), temperature, top_p)
         q = tempered(draft.sparse(context), temperature, top_p)
+    # Greedy's candidates and a chosen rule's take no random number: the same for every draw,
+    # so they are found once (each finding sorts q's support).
+    fixed = top_tokens(q, k) if greedy else likeliest_candidates(q, k) if rule in CHOSEN else None
     draws = []
     for _ in range(n):
-        tokens = top_tokens(q, k) if greedy else draw_candidates(q, k, rng, rule)
+        tokens = fixed if fixed is not None else draw_candidates(q, k, rng, rule)
         kids = [Node(x, None, 0, q) for x in tokens]
         kept, fallback = _check_children(p, q, kids, rule, greedy, rng)
         if kept is not None:

@@ -4,7 +4,9 @@ A measurement (thousands of speculative steps) is a pure function of the languag
 the code (the sim package and measured.py) and the measurement's own parameters. Its result
 is stored under a hash of all three: a prose edit rebuilds without measuring again, and any
 change to the models, the code or the parameters misses the cache. A damaged entry is measured
-again, and a folder that cannot be written only costs the time.
+again, and a folder that cannot be written only costs the time. Processes that ask for the same
+measurement at once (a build beside the test processes that read the same figures) make it
+once: the first holds a lock on it while it measures, the others wait and read what it stored.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -44,20 +47,48 @@ def cached(kind: str, language, params: dict, measure: Callable[[], dict]) -> di
         json.dumps([kind, params, code_digest(), language_digest(language)], sort_keys=True).encode()
     ).hexdigest()
     path = CACHE_DIR / f"{kind}-{language.lang}-{key[:20]}.json"
+    stored = _stored(path, key)
+    if stored is not None:
+        return stored["result"]
+    with _measuring(CACHE_DIR / f"{kind}-{language.lang}.lock"):
+        stored = _stored(path, key)  # another process may have measured it while this one waited
+        if stored is not None:
+            return stored["result"]
+        result = measure()
+        try:
+            for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
+                stale.unlink(missing_ok=True)  # an older model or code: never read again
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+            os.replace(partial, path)
+        except OSError:
+            pass
+    return result
+
+
+def _stored(path: Path, key: str) -> dict | None:
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
-        if stored.get("key") == key:
-            return stored["result"]
-    except (OSError, ValueError, KeyError, AttributeError):
+        if stored.get("key") == key and "result" in stored:
+            return stored
+    except (OSError, ValueError, AttributeError):
         pass
-    result = measure()
+    return None
+
+
+@contextmanager
+def _measuring(lock_path: Path):
+    """An exclusive lock on lock_path (flock, released when the file closes, so also when the
+    process dies) for the time of one measurement; none where the folder cannot be written or
+    the system has no flock (the measurement is then only made twice)."""
     try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
-            stale.unlink(missing_ok=True)  # an older model or code: never read again
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
-        os.replace(partial, path)
-    except OSError:
-        pass
-    return result
+        import fcntl
+
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield

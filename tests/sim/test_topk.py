@@ -176,7 +176,8 @@ def naive_value(p, q, refused: tuple) -> float:
 
 def as_sampled_draws(p, q, k: int, n: int, rng) -> list[int]:
     """The wrong variant, drawing: chosen candidates checked by SpecInfer's rule as if drawn from q."""
-    return [exact_check(p, q, likeliest_candidates(q, k), rng) for _ in range(n)]
+    chosen = likeliest_candidates(q, k)  # q's alone: the same for every draw
+    return [exact_check(p, q, chosen, rng) for _ in range(n)]
 
 
 def float_as_sampled_law(p, q, k: int, size: int) -> list[float]:

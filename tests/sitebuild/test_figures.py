@@ -244,6 +244,48 @@ def test_measurements_are_cached_by_what_they_read(tmp_path, monkeypatch):
     assert len(calls) == 3
 
 
+def test_a_measurement_asked_for_twice_at_once_is_made_once(tmp_path, monkeypatch):
+    """A second caller (a test process beside the build) that finds no stored entry while the
+    first is measuring waits for it and reads its result: it never measures. The second caller
+    is a thread with a file of its own open (flock holds between two opens as between two
+    processes); the first measurement ends once the second has either measured (the failure)
+    or is waiting on the lock (Linux lists a waiting flock in /proc/locks with "->")."""
+    import os
+    import threading
+    import time
+
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
+    language = real_language("zh")
+    measuring = threading.Event()
+    second_measured = []
+
+    def someone_waits_on(path):
+        inode = f":{os.stat(path).st_ino} "
+        with open("/proc/locks") as locks:
+            return any("->" in line and inode in line for line in locks)
+
+    def first_measure():
+        measuring.set()
+        lock = next(tmp_path.glob("probe-zh.lock"))
+        deadline = time.monotonic() + 60
+        while not (second_measured or someone_waits_on(lock)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return {"by": "first"}
+
+    results = {}
+    first = threading.Thread(target=lambda: results.update(
+        first=cache.cached("probe", language, {"n": 1}, first_measure)))
+    second = threading.Thread(target=lambda: results.update(
+        second=cache.cached("probe", language, {"n": 1}, lambda: second_measured.append(1) or {"by": "second"})))
+    first.start()
+    assert measuring.wait(60)
+    second.start()
+    first.join(60)
+    second.join(60)
+    assert not second_measured
+    assert results == {"first": {"by": "first"}, "second": {"by": "first"}}
+
+
 def test_the_cache_key_reads_every_module_of_sim_subpackages_included(tmp_path, monkeypatch):
     """The readouts live in sim/bench/: an edit there must miss the cache (it once read sim/*.py only)."""
     import shutil
