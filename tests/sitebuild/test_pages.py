@@ -228,3 +228,19 @@ def test_every_table_scrolls_in_a_region_the_keyboard_reaches(built_site, route)
     for parent in chapters:
         label = parent["aria-label"]
         assert label.startswith(words) and len(label) > len(words) + 2, label
+
+
+HAN_BESIDE_ASCII_PAREN = re.compile(r"\(\s*[\u4e00-\u9fff]|[\u4e00-\u9fff]\s*\)")
+
+
+@pytest.mark.parametrize("route", ["zh/specdec/index.html", "embed/zh/specdec/index.html"])
+def test_the_chinese_readouts_bracket_their_asides_with_full_width_parentheses(built_site, route):
+    """The readouts' asides ("（公式 36.3%）", "最佳 γ 3（1.76 倍）") come with their brackets from
+    the language's strings: an ASCII "(" around Chinese words, which a template writing the
+    brackets itself gives, is mixed punctuation. (The formulas' MathML keeps its own brackets.)"""
+    html = (built_site / route).read_text(encoding="utf-8")
+    start = html.index('id="b-readouts-title"')
+    panel = html[start:html.index("</section>", start)]
+    text = re.sub(r"<[^>]+>", "", re.sub(r"<math\b.*?</math>", "", panel, flags=re.S))
+    assert "（" in text  # the asides are there, in full-width brackets
+    assert not HAN_BESIDE_ASCII_PAREN.findall(text), HAN_BESIDE_ASCII_PAREN.findall(text)
