@@ -234,7 +234,7 @@ HAN_BESIDE_ASCII_PAREN = re.compile(r"\(\s*[\u4e00-\u9fff]|[\u4e00-\u9fff]\s*\)"
 
 
 @pytest.mark.parametrize("route", ["zh/specdec/index.html", "embed/zh/specdec/index.html"])
-def test_the_chinese_readouts_bracket_their_asides_with_full_width_parentheses(built_site, route):
+def test_the_chinese_readouts_write_their_asides_and_ratios_as_chinese_text_does(built_site, route):
     """The readouts' asides ("（公式 36.3%）", "最佳 γ 3（1.76 倍）") come with their brackets from
     the language's strings: an ASCII "(" around Chinese words, which a template writing the
     brackets itself gives, is mixed punctuation. (The formulas' MathML keeps its own brackets.)"""
@@ -244,3 +244,5 @@ def test_the_chinese_readouts_bracket_their_asides_with_full_width_parentheses(b
     text = re.sub(r"<[^>]+>", "", re.sub(r"<math\b.*?</math>", "", panel, flags=re.S))
     assert "（" in text  # the asides are there, in full-width brackets
     assert not HAN_BESIDE_ASCII_PAREN.findall(text), HAN_BESIDE_ASCII_PAREN.findall(text)
+    # A ratio keeps its unit on its line ("1.76\u00a0倍"), and a full-width bracket takes no space before it.
+    assert "倍" in text and " 倍" not in text and " （" not in text
