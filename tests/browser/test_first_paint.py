@@ -83,23 +83,6 @@ def test_going_live_moves_nothing_and_a_link_first_paints_its_own_state(new_page
     assert not page.console_errors, page.console_errors
 
 
-def test_a_panel_that_grows_past_the_window_squeezes_nothing_above_it(new_page, site_url):
-    """In a window the bench does not fit (1366 x 657), the readouts' greedy note, which a link's
-    state shows at go-live, makes the deck taller: the rail beside the machine keeps its height
-    (the controls are not drawn over its link row) and nothing above the deck moves; the bench
-    scrolls as a whole instead. Python held back: the note is shown as go-live shows it."""
-    page = new_page(viewport={"width": 1366, "height": 657})
-    first_paint(page, f"{site_url}en/specdec/")
-    before = page.evaluate(PLACES)
-    rail = page.locator("#b .b-rail").evaluate("(e) => e.scrollHeight")
-    page.evaluate("() => { document.querySelector('#b .b-greedy-note').hidden = false; }")
-    assert page.evaluate(PLACES) == before
-    box = page.locator("#b .b-rail").bounding_box()
-    assert box["height"] >= rail - 1
-    share = page.locator("#b .b-share").bounding_box()
-    assert share["y"] + share["height"] <= page.locator("#b .b-controls").bounding_box()["y"]
-
-
 def test_the_settings_menus_stay_inside_the_play_rows_box(new_page, site_url):
     """In a window tall enough to show the settings beside the machine (1920 x 940) their columns are
     narrow: the draft's and the prompt's menus, their longest option chosen, stay inside the
