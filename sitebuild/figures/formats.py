@@ -76,6 +76,18 @@ class ExactDecimal:
         return sign + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
 
 
+@dataclass(frozen=True)
+class AsReadout:
+    """A figure the bench's readouts show too, written by their own writer (sitebuild.numbers, the
+    page's rule), so that a sentence quoting a readout prints it as the readout beside it does:
+    "36.6%", not "37%". `write` takes the figure's value as the readout takes it (0.366 for 36.6%)."""
+
+    write: Callable[[float], str]
+
+    def text(self, value: float, lang: str) -> str:
+        return self.write(value)
+
+
 COUNT = Format(0)
 
 
@@ -99,7 +111,7 @@ def times(decimals: int = 2) -> Format:
 @dataclass(frozen=True)
 class Figure:
     value: float | int | Fraction
-    format: Format | Words | ExactDecimal
+    format: Format | Words | ExactDecimal | AsReadout
 
     def text(self, lang: str) -> str:
         return self.format.text(self.value, lang)
@@ -108,7 +120,7 @@ class Figure:
 class Figures(dict):
     """name -> Figure; each name is added once, with its format, where it is computed."""
 
-    def add(self, name: str, value, fmt: Format | Words | ExactDecimal = COUNT) -> None:
+    def add(self, name: str, value, fmt: Format | Words | ExactDecimal | AsReadout = COUNT) -> None:
         if name in self:
             raise ValueError(f"figure {name!r} is computed twice")
         self[name] = Figure(value, fmt)

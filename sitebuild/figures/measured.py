@@ -25,8 +25,9 @@ from sim.bench.commands import bench_prefix_ids, top_by_p
 from sim.bench.settings import BY_NAME
 from sim.session import measurements_json
 
+from .. import numbers
 from .cache import cached
-from .formats import Figures, fixed, pct, sig, times
+from .formats import AsReadout, Figures, fixed, pct, sig, times
 from .roofline import answer_decode_seconds, roofline
 
 DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
@@ -212,12 +213,13 @@ def engine_metrics(f: Figures, main: dict) -> None:
     """Chapter 14: what vLLM and SGLang would report for the bench's default run."""
     f.add("bench_mal", main["mean_acceptance_length"], fixed(2))
     f.add("bench_accepted_per_pass", main["mean_acceptance_length"] - 1, fixed(2))
-    f.add("bench_dar_pct", main["draft_acceptance_rate"] * 100, pct(0))
-    f.add("bench_dar_formula_pct", main["draft_acceptance_rate_formula"] * 100, pct(0))
+    # The rates the readouts print beside alpha, as they print them: the chapter sets them side by side.
+    f.add("bench_dar", main["draft_acceptance_rate"], AsReadout(numbers.pct))
+    f.add("bench_dar_formula", main["draft_acceptance_rate_formula"], AsReadout(numbers.pct))
     f.add("bench_alpha_pct", main["alpha"] * 100, pct(0))
     # The spec_accept_rate of SGLang's older releases: the tokens a pass writes (guesses kept and the
     # target's own) over the tokens it checks, the tree's root counted (gamma + 1 for a line of gamma
-    # guesses). Current releases count as vLLM does, which bench_dar_pct already gives.
+    # guesses). Current releases count as vLLM does, which bench_dar already gives.
     f.add("bench_sglang_rate_pct", main["mean_acceptance_length"] / (DEFAULT_GAMMA + 1) * 100, pct(0))
 
 

@@ -83,6 +83,24 @@ def test_going_live_moves_nothing_and_a_link_first_paints_its_own_state(new_page
     assert not page.console_errors, page.console_errors
 
 
+def test_the_settings_menus_stay_inside_the_play_rows_box(new_page, site_url):
+    """In a window tall enough to show the settings beside the machine (1920 x 940) their columns are
+    narrow: the draft's and the prompt's menus, their longest option chosen, stay inside the
+    controls' box (the prompt's ran 56 px past the window). As a free draft shows the prompt's
+    menu at go-live, so here with Python held back."""
+    page = new_page(viewport={"width": 1920, "height": 940})
+    first_paint(page, f"{site_url}en/specdec/")
+    page.evaluate("""() => {
+        document.querySelector('#b .b-field--prompt').hidden = false;
+        for (const s of document.querySelectorAll('#b :is(.b-field--draft, .b-field--prompt) select'))
+            s.selectedIndex = [...s.options].reduce((a, o, i) => o.text.length > s.options[a].text.length ? i : a, 0);
+    }""")
+    box = page.locator("#b .b-controls").bounding_box()
+    for menu in page.locator("#b :is(.b-field--draft, .b-field--prompt) select").all():
+        shown = menu.bounding_box()
+        assert shown["x"] + shown["width"] <= box["x"] + box["width"] + 0.5, (menu.get_attribute("data-setting"), shown, box)
+
+
 @pytest.mark.parametrize("path, pending", [
     ("embed/en/specdec/?draft=bigram&gamma=2&candidates=1&temperature=1&chapter=draft", True),  # a state the reader changed
     # The embed code of the untouched bench: the first picture's own link, drawn by the build.

@@ -37,6 +37,26 @@ def test_no_horizontal_overflow(text_pages, lang):
         check_no_overflow(page)
 
 
+# Each prediction's question (a fieldset's legend of two or three lines on a phone) and how far it
+# sits below its box's top edge, against the box's border and padding there.
+LEGENDS = """() => [...document.querySelectorAll('.try__predict')].map((box) => {
+    const legend = box.querySelector('legend'), s = getComputedStyle(box);
+    return [box.closest('section').id, legend.getBoundingClientRect().top - box.getBoundingClientRect().top,
+            parseFloat(s.borderTopWidth) + parseFloat(s.paddingTop)];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_predictions_question_sits_inside_its_box(text_pages, lang):
+    """A legend drawn across its fieldset's top border wraps on a phone with its first line above
+    the border and the next inside the box, starting further left: the question is the box's
+    first line instead, below its border and padding."""
+    page = text_pages(lang)
+    page.set_viewport_size(PHONES[1])
+    legends = page.evaluate(LEGENDS)
+    assert legends and [(id, top) for id, top, inset in legends if top < inset - 0.5] == []
+
+
 def check_no_overflow(page):
     sizes = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert sizes[0] <= sizes[1], (page.viewport_size, sizes)

@@ -243,3 +243,32 @@ def test_each_control_marks_the_parts_its_parameter_names(built_site):
     chapters = {tomllib.loads(path.read_text(encoding="utf-8").split("+++")[1]).get("part")
                 for path in (REPO / "site" / "en").glob("[0-9]*.md")}
     assert {part for p in PARAMETERS for part in p.parts} <= chapters
+
+
+HAN_BESIDE_ASCII_PAREN = re.compile(r"\(\s*[\u4e00-\u9fff]|[\u4e00-\u9fff]\s*\)")
+
+
+@pytest.mark.parametrize("route", ["zh/specdec/index.html", "embed/zh/specdec/index.html"])
+def test_the_chinese_readouts_write_their_asides_and_ratios_as_chinese_text_does(built_site, route):
+    """The readouts' asides ("（公式 36.3%）", "最佳 γ 3（1.76 倍）") come with their brackets from
+    the language's strings: an ASCII "(" around Chinese words, which a template writing the
+    brackets itself gives, is mixed punctuation. (The formulas' MathML keeps its own brackets.)"""
+    html = (built_site / route).read_text(encoding="utf-8")
+    start = html.index('id="b-readouts-title"')
+    panel = html[start:html.index("</section>", start)]
+    text = re.sub(r"<[^>]+>", "", re.sub(r"<math\b.*?</math>", "", panel, flags=re.S))
+    assert "（" in text  # the asides are there, in full-width brackets
+    assert not HAN_BESIDE_ASCII_PAREN.findall(text), HAN_BESIDE_ASCII_PAREN.findall(text)
+    # A ratio keeps its unit on its line ("1.76\u00a0倍"), and a full-width bracket takes no space before it.
+    assert "倍" in text and " 倍" not in text and " （" not in text
+
+
+@pytest.mark.parametrize("route", ["zh/specdec/index.html"])
+def test_a_chinese_ratio_runs_on_into_the_words_after_it(built_site, route):
+    """A ratio's unit is a Chinese word ("3.01 倍"), so the sentence goes on without a space
+    ("3.01 倍降到…"), as Chinese text does between two characters; a space is written before a
+    figure in the source, and after one only where the figure ends in a digit or a Latin letter."""
+    html = re.sub(r"<math\b.*?</math>", "", (built_site / route).read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"<[^>]+>", "", html)
+    spaced = re.findall(r".{10}倍[ \u00a0][\u4e00-\u9fff].{5}", text)
+    assert spaced == []

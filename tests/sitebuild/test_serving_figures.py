@@ -137,8 +137,24 @@ def test_sglangs_rate_counts_the_targets_token_and_the_root(lang):
     raw = computed_figures()[lang].raw()
     gamma = raw["default_gamma"]
     assert raw["bench_sglang_rate_pct"] == pytest.approx(100 * raw["bench_mal"] / (gamma + 1))
-    assert raw["bench_sglang_rate_pct"] > raw["bench_dar_pct"]
-    assert raw["bench_dar_pct"] == pytest.approx(100 * (raw["bench_mal"] - 1) / gamma)
+    assert raw["bench_sglang_rate_pct"] > 100 * raw["bench_dar"]
+    assert raw["bench_dar"] == pytest.approx((raw["bench_mal"] - 1) / gamma)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_chapter_quotes_the_readouts_rates_as_they_print_them(lang):
+    """The chapter sets the bench's draft acceptance rate (and the formula's) beside the readouts
+    that print them: it writes them by the readouts' rule (sitebuild.numbers.pct, "36.6%"), not
+    at another precision ("37%", which a reader then finds as "36.6%" beside alpha)."""
+    from helpers.typed_figures import computed_figures
+
+    from sitebuild import numbers
+    figs = computed_figures()[lang]
+    raw, texts = figs.raw(), figs.texts(lang)
+    for name in ("bench_dar", "bench_dar_formula"):
+        assert texts[name] == numbers.pct(raw[name])
+    # Power: the chapter's earlier writing (whole percents) differs here at the bench's defaults.
+    assert texts["bench_dar"] != f"{raw['bench_dar'] * 100:.0f}%"
 
 
 def test_a_quoted_figure_without_its_number_is_refused(tmp_path):

@@ -54,7 +54,7 @@ export class ReadoutsView {
     this.drawRules(ro);
     this.out(".b-mal", f.num(ro.mean_acceptance_length, 2));
     this.out(".b-dar", f.pct(ro.draft_acceptance_rate));
-    this.out(".b-dar-formula", `(${text("b_dar_formula", { value: f.pct(ro.draft_acceptance_rate_formula) })})`);
+    this.out(".b-dar-formula", text("b_dar_formula", { value: f.pct(ro.draft_acceptance_rate_formula) }));
     this.out(".b-speedup-label", text("b_speedup_label", { c: f.upTo(ro.c, 3) }));
     this.out(".b-speedup", f.num(ro.speedup, 2));
     this.out(".b-best-gamma", String(ro.best_gamma));
