@@ -88,7 +88,7 @@ def free_readouts(language, settings: Settings, source_name: str, prompt_kind: s
     """A source's readouts under the settings (gamma, candidates, temperature, top-p, model) on a
     prompt of sim.prompts: the counted figures of sim.free_runs at the bench's gamma, and the
     speed-up curve (see the module docstring)."""
-    prompt = prompt_ids(language, prompt_kind, own_text)
+    prompt = request_prompt(language, prompt_kind, own_text)
     common = {"candidates": settings.candidates, "requests": requests, "tokens": REQUEST_TOKENS, "seed": RUN_SEED,
               "temperature": settings.temperature, "top_p": settings.top_p, "heads": heads, "model": settings.model}
     run = run_source(language, source_name, prompt, gamma=settings.gamma, **common)
@@ -141,13 +141,25 @@ def bench_prompt(language, kind: str, own_text: str | None) -> tuple[list[int], 
     with the passage's own opening (the request to say it again), "fresh" with the bench's prefix, so
     that at T = 0 every sentence on a prompt is the same text (what suffix decoding's earlier outputs
     then hold); "none" and "own" leave the seed's random start. "own" without a text of the reader's
-    in use is the empty prompt, and says so (the third value False)."""
+    in use is the empty prompt, and says so (the third value False), as is "echo" or "fresh" on models
+    counted from a reader's text that lacks a word of the book's passage."""
     if kind == "none" or (kind == "own" and not own_text):
         return [], None, kind == "none"
     if kind == "own":
         return prompt_ids(language, "own", own_text)[:-len(prompt_ids(language, "none"))][-OWN_PROMPT_TOKENS:], None, True
-    passage = prompt_ids(language, "fresh")[:-len(prompt_ids(language, "none"))]
+    try:
+        passage = prompt_ids(language, "fresh")[:-len(prompt_ids(language, "none"))]
+    except ValueError:  # a word of the book's passage that models counted from a reader's text lack
+        return [], None, False
     return passage, (passage[:ECHO_CUE] if kind == "echo" else prompt_ids(language, "none")), True
+
+
+def request_prompt(language, kind: str, own_text: str | None) -> list[int]:
+    """A measured request's prompt (sim.prompts.prompt_ids), or the bench's prefix alone where
+    bench_prompt finds the prompt asked for empty: "own" without a text of the reader's, or a book's
+    passage the models in use cannot read."""
+    empty = (not own_text) if kind == "own" else (kind != "none" and not bench_prompt(language, kind, own_text)[2])
+    return prompt_ids(language, "none" if empty else kind, own_text)
 
 
 def earlier_seeds(seed: int) -> list[int]:

@@ -139,3 +139,23 @@ def test_tubes_converge_to_p_on_a_pasted_text(sim_languages, lang, draft):
     wrong = [c["spec_p"] for c in wrong_categories]
     check_fit_and_power(target, p, wrong)
     check_fit_and_power(spec, p, wrong, wrong_spec)
+
+
+@pytest.mark.parametrize("session", LANGS, indirect=True)
+@pytest.mark.parametrize("prompt", ["echo", "fresh"])
+def test_a_book_passage_the_texts_models_cannot_read_is_an_empty_prompt_that_says_so(session, prompt):
+    """The passages of "echo" and "fresh" are the book's; on models counted from a text that lacks
+    some of their words the prompt is empty and the view says it is not the one asked for (the page
+    names why), rather than the act failing and the text's models being given up."""
+    lang = session.language.lang
+    ok(session, "use_text", {"text": own_text(f"refrain.{lang}")})
+    for draft in ("lookup", "suffix"):
+        settings = {"draft": draft, "prompt": prompt, "greedy": True}
+        v = ok(session, "act", {"state": {**STATE, "settings": settings}, "action": {"type": "step", "count": 3}})["view"]
+        assert v["prompt"]["found"] is False and v["prompt"]["tokens"] == 0 and v["prompt"]["kind"] == prompt
+        assert 0 <= v["readouts"]["alpha"] <= 1
+    # On the book's models the same settings search the passage.
+    ok(session, "use_book")
+    v = ok(session, "act", {"state": {**STATE, "settings": {"draft": "lookup", "prompt": prompt}},
+                            "action": {"type": "view"}})["view"]
+    assert v["prompt"]["found"] is True and v["prompt"]["tokens"] > 0

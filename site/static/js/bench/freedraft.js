@@ -18,7 +18,8 @@ export class FreeDraftView {
     if (this.promptText.hidden) return;
     const quoted = prompt.text.length > SHOWN ? prompt.text.slice(0, SHOWN - 1) + "…" : prompt.text;
     let said = prompt.text ? text("b_prompt_shown", { text: quoted })
-      : prompt.found ? text("b_prompt_empty") : text("b_prompt_own_missing");
+      : prompt.found ? text("b_prompt_empty")
+      : prompt.kind === "own" ? text("b_prompt_own_missing") : text("b_prompt_passage_missing");
     if (prompt.earlier.length) said += " " + text("b_prompt_earlier", { n: prompt.earlier.length });
     this.promptText.textContent = said;
   }
