@@ -3,8 +3,8 @@ languages that fails on any text a box that hides its overflow cuts (overflow hi
 text-overflow: ellipsis, a menu narrower than its chosen option, an SVG word past its drawing's
 viewBox, a word the drawing shortened though the whole one fits), on texts of the bench's head and
 rail drawn over each other, and on a tape squeezed under one and a half of its rows while holding
-more (tests/helpers/clipcheck.py says how each is measured). Dark mode at two windows of every
-state (DARK_WINDOWS): each text where it is in light, and none hidden by its colours in either
+more (tests/helpers/clipcheck.py says how each is measured). Dark mode at one window of every
+state (DARK_AT): each text where it is in light, and none hidden by its colours in either
 scheme. The course package's launcher is swept in tests/browser/test_course_package.py, in an LMS.
 
 Cheap by design: one page per language, opened once. Each mode's state is set once through the

@@ -362,8 +362,8 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
     assert page.refused == [] and MISSING[page.root] == []
 
 
-# The launcher's own page in the clip sweep (issue 56, "Nothing clips"; the bench's own windows
-# and modes are tests/browser/test_clip_sweep.py's): Moodle's player at 1366 x 768 with its index
+# The launcher's own page in the clip sweep (the bench's own windows and modes are
+# tests/browser/test_clip_sweep.py's): Moodle's player at 1366 x 768 with its index
 # open, at 800 x 600 and on a phone (PLAYERS), and the launcher alone in a 1366 x 768 window and
 # on a 390 x 844 phone, as an LMS that opens the package in a window of its own shows it. Every
 # chapter's name in the menu where the menu is narrowest (its width is the bar's below 28 rem). In
