@@ -27,10 +27,14 @@ HERE = Path(__file__)
 # the machine in a bar at the top and the bench a sheet over the text.
 PAGE_BESIDE_WIDTH = 56.25
 PAGE_BESIDE_HEIGHT = 35
-# Beside the text, windows under 56rem tall fold the settings behind one button; under 62rem a
-# wide bench sets its tabs and panels tighter.
+# Beside the text, windows under 56rem tall set the Play row beside the machine and fold the
+# settings behind one button; under 62rem a wide bench sets its tabs and panels tighter, and in a
+# window from WIDE_WINDOW wide (where the bench beside a full measure of text is --bench-wide, its
+# machine taking the left and everything else one column beside it) the settings fold there too:
+# that column cannot hold five rows of settings and a panel.
 PAGE_SHORT = 56
 PAGE_LOW = 62
+WIDE_WINDOW = 100
 # The embed showing a chapter (templates/embed.html, the course package's frame): the chapter
 # beside the bench from 43.75rem (700 px) wide and 28rem (448 px) tall: a column of 18rem and a
 # machine at its own size; smaller, the phone's layout (the machine in a bar, the chapter first).
@@ -73,6 +77,8 @@ MEDIA = {
     "page-bar": _bar(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT),
     "page-short": f"{_beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT)} and (height < {PAGE_SHORT}rem)",
     "page-low": f"{_beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT)} and (height < {PAGE_LOW}rem)",
+    "page-fold": f"{_beside(PAGE_BESIDE_WIDTH, PAGE_BESIDE_HEIGHT)} and ((height < {PAGE_SHORT}rem)"
+                 f" or ((height < {PAGE_LOW}rem) and (width >= {WIDE_WINDOW}rem)))",
     "window-short": f"(height < {PAGE_SHORT}rem)",
     "embed-beside": _beside(EMBED_BESIDE_WIDTH, EMBED_BESIDE_HEIGHT),
     "embed-bar": _bar(EMBED_BESIDE_WIDTH, EMBED_BESIDE_HEIGHT),
