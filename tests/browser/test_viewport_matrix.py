@@ -14,7 +14,8 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset, to_chapter
+from helpers.benchpage import KeptPages, open_bench, reset, run, to_chapter
+from helpers.clipcheck import COVERED, FRAMES as DRAWN, SCOPE, cut
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +71,11 @@ MEASURE = """() => {
 
 # Each tab opened in turn through the bench's API: the smallest lettering of every drawing shown
 # in the bench (font size times the drawing's scale on screen, padding and letterboxing included),
-# where the open panel ends, and what scrolls inside the bench.
-EVERY_TAB = """async () => {
+# where the open panel ends, what scrolls inside the bench, and, given the bench's scope
+# (clipcheck.SCOPE; beside the text), every text or control of it another box is drawn over
+# (clipcheck.COVERED: the rail squeezed under the Play row's box, say).
+EVERY_TAB = """async (scope) => {
+    const covered = COVERED;
     const b = document.getElementById('b');
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
     const scrolls = (e) => {
@@ -96,7 +100,8 @@ EVERY_TAB = """async () => {
             }
             return false;
         }).map((c) => c.className || c.textContent.trim().slice(0, 30));
-        const got = { panel, cut, smallest: null, where: null, bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
+        const got = { panel, cut, covered: scope ? covered(scope) : [], smallest: null, where: null,
+                      bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
                       scrolling: [...document.querySelectorAll('.layout .bench, .layout .bench *')]
                           .filter((e) => e.checkVisibility() && scrolls(e)).map((e) => e.className || e.tagName) };
         for (const svg of b.querySelectorAll('svg')) {
@@ -112,7 +117,7 @@ EVERY_TAB = """async () => {
     }
     await window.specdecBench.dispatch({ type: 'open_panel', panel: 'readouts', quiet: true });
     return out;
-}"""
+}""".replace("COVERED", COVERED)
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +183,7 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
     if not beside:  # the tabs are in the bench's sheet
         page.locator(".b-strip__open").click()
         page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
-    tabs = page.evaluate(EVERY_TAB)
+    tabs = page.evaluate(EVERY_TAB, SCOPE if beside else None)
     if not beside:
         page.locator("#b .b-sheet-close").click()
         page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")
@@ -187,6 +192,8 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
         assert tab["smallest"] is not None and tab["smallest"] >= MIN_PX - 0.05, (where, tab)
         if beside:
             assert tab["bottom"] <= height + 0.5 and tab["scrolling"] == [] and tab["cut"] == [], (where, tab["panel"], tab["bottom"], tab["scrolling"], tab["cut"])
+    covered = [f"{where} {tab['panel']}: {line}" for tab in tabs for line in tab["covered"]]
+    assert covered == [], "\n".join(covered)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -290,3 +297,23 @@ def test_beside_the_text_the_tape_starts_at_the_top_and_keeps_its_newest_row(mat
     for tape in (short, long):
         assert tape["shown"] == sorted(tape["shown"]), tape
     reset(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_with_a_state_shows_its_readouts_whole_beside_the_text(matrix_pages, lang):
+    """A link with a state (three greedy passes: their notes in the tape and the readouts' longer
+    lines) opens the Readouts beside the text in the shortest laptop window and a monitor's:
+    nothing cut, drawn over or squeezed (clipcheck.CLIPPED), the Play row's box over the rail
+    included. The frames above open the default state only."""
+    page = matrix_pages(f"{lang}:desk")
+    page.emulate_media(color_scheme="light")
+    query = "?temperature=0&steps=3"
+    reset(page, query)
+    run(page, [{"type": "open_panel", "panel": "readouts"}])
+    found = []
+    for width, height in [(1366, 657), (1920, 940)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(DRAWN)
+        found += cut(page, SCOPE, f"{lang} {query} readouts {width}x{height}")
+    reset(page)
+    assert found == [], "\n".join(found)

@@ -37,8 +37,143 @@ LEAST_CONTRAST = 3.0
 # Two animation frames: what a resize or a new scheme changes is laid out and drawn.
 FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
+# Hidden on purpose: not rendered, transparent, or a visually hidden box (1 px, clipped). Given
+# the page's getComputedStyle (or a cache of it), the test of one element.
+PURPOSELY_HIDDEN = r"""(styleOf) => (e) => {
+    for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
+        const s = styleOf(a);
+        if (s.opacity === '0' || s.visibility !== 'visible' && a === e) return true;
+        if (s.position === 'absolute' && (s.clip && s.clip !== 'auto' || s.clipPath && s.clipPath !== 'none')) return true;
+        if (a.classList && a.classList.contains('visually-hidden')) return true;
+    }
+    return false;
+}"""
+
+# What covers on purpose, and is no fault where it lies over a text or a control: the settings
+# opened over the machine and the tape in a short window (frames.css, controls.js), the status
+# box said over the machine while Python starts (gone at go-live), the sheet's close button fixed
+# over the sheet's content as it scrolls, the "Embed this" dialog's row of Close, sticky at its
+# foot over the rest of the dialog as it scrolls (dialog.css), and the page's skip links, which
+# show over whatever is at the top of the window while focused. (An open dialog covers what is
+# outside it: COVERED leaves that out too.)
+ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet-close, .embed-dialog__actions--end, .skip-link'
+
+# The texts and controls of `scope` that another box is drawn over, as lines naming each, the
+# box over it and how far the two overlap. Each text's line boxes and each control's boxes
+# (a, button, select, input, summary, textarea) are sampled at their centre and their corners
+# inset 2 px, where a reader could see them (inside the window and inside every ancestor that
+# clips or scrolls its overflow); `document.elementsFromPoint` lists what is drawn at each point,
+# topmost first. The text or control is covered where, before it (or its own descendant, or an
+# ancestor: the box it is drawn on) comes in that list, an element that draws there: a
+# background (a colour not fully transparent, or an image), a replaced element or a form control,
+# a shape of a drawing, or a text of its own whose line box holds the point. A box that draws
+# nothing (a transparent wrapper, the launcher's menu made transparent over the name it shows)
+# covers nothing. Left out: texts hidden on purpose (PURPOSELY_HIDDEN; the tape's rows cut whole
+# at its top edge are transparent), the words of drawings (their shapes lie under and over them
+# by design; CLIPPED's third check reads them), covers on purpose (ON_PURPOSE), and, while a
+# dialog is open, what lies outside it.
+COVERED = r"""(scope) => {
+    const out = [];
+    const styles = new Map();
+    const styleOf = (e) => { let s = styles.get(e); if (!s) styles.set(e, s = getComputedStyle(e)); return s; };
+    const purposelyHidden = (PURPOSELY_HIDDEN)(styleOf);
+    const where = (e) => {
+        const c = typeof e.className === 'string' ? e.className : (e.className && e.className.baseVal) || '';
+        return `${e.tagName.toLowerCase()}${c ? '.' + c.trim().split(/\s+/).join('.') : ''}`;
+    };
+    const meet = (a, b) => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
+    // What of an element's content a reader can see: the window, less what each ancestor (and
+    // the element itself) that clips or scrolls its overflow hides; read once for each element.
+    const insides = new Map();
+    const inside = (e) => {
+        if (!e || e === document.documentElement || e.nodeType !== 1) return { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+        let got = insides.get(e);
+        if (got) return got;
+        got = inside(e.parentElement);
+        const s = styleOf(e);
+        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+            const r = e.getBoundingClientRect(), left = r.left + e.clientLeft, top = r.top + e.clientTop;
+            got = meet(got, { left: s.overflowX === 'visible' ? -Infinity : left, right: s.overflowX === 'visible' ? Infinity : left + e.clientWidth,
+                              top: s.overflowY === 'visible' ? -Infinity : top, bottom: s.overflowY === 'visible' ? Infinity : top + e.clientHeight });
+        }
+        insides.set(e, got);
+        return got;
+    };
+    const owned = document.createRange();
+    const holds = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    const DRAWN = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'IMG', 'CANVAS', 'VIDEO', 'IFRAME', 'PROGRESS', 'METER', 'OBJECT', 'EMBED']);
+    const clear = (colour) => colour === 'transparent' || /(,|\/)\s*0(\.0*)?\)$/.test(colour);
+    // Whether `c` draws anything at (x, y).
+    const draws = (c, x, y) => {
+        if (!c.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+        if (DRAWN.has(c.tagName)) return true;
+        if (c instanceof SVGElement && !['svg', 'g', 'a', 'switch'].includes(c.tagName.toLowerCase())) return true;
+        const s = styleOf(c);
+        if (s.backgroundImage !== 'none' || !clear(s.backgroundColor)) return true;
+        for (const n of c.childNodes) {
+            if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+            owned.selectNodeContents(n);
+            if ([...owned.getClientRects()].some((r) => holds(r, x, y))) return true;
+        }
+        return false;
+    };
+    const dialog = document.querySelector('dialog[open]');
+    // The topmost element drawn over `e` at (x, y), or null.
+    const coverAt = (e, x, y) => {
+        for (const c of document.elementsFromPoint(x, y)) {
+            if (c === e || e.contains(c) || c.contains(e)) return null;
+            if (c.closest(ON_PURPOSE) || dialog && dialog.contains(c) && !dialog.contains(e)) return null;
+            if (draws(c, x, y)) return c;
+        }
+        return null;
+    };
+    // `e` covered in any of its boxes (`rects`, each cut to `room`): one line for it (and none
+    // for a control whose text is already named).
+    const named = [];
+    const check = (e, text, rects, room, control) => {
+        if (control && named.some((n) => e.contains(n))) return;
+        for (const rect of rects) {
+            const v = meet(rect, room);
+            const w = v.right - v.left, h = v.bottom - v.top;
+            if (w < 1 || h < 1) continue;
+            const dx = Math.min(2, w / 4), dy = Math.min(2, h / 4);
+            const points = [[(v.left + v.right) / 2, (v.top + v.bottom) / 2], [v.left + dx, v.top + dy], [v.right - dx, v.top + dy],
+                            [v.left + dx, v.bottom - dy], [v.right - dx, v.bottom - dy]];
+            for (const [x, y] of points) {
+                const c = coverAt(e, x, y);
+                if (!c) continue;
+                const r = c.getBoundingClientRect();
+                const over = Math.min(v.bottom, r.bottom) - Math.max(v.top, r.top), across = Math.min(v.right, r.right) - Math.max(v.left, r.left);
+                named.push(e);
+                out.push(`${where(e)} "${text.trim().replace(/\s+/g, ' ').slice(0, 32)}" under ${where(c)} at ${Math.round(x)},${Math.round(y)} (${across.toFixed(0)}x${over.toFixed(0)} px of its ${w.toFixed(0)}x${h.toFixed(0)})`);
+                return;
+            }
+        }
+    };
+    const roots = [...document.querySelectorAll(scope)].filter((r) => r.checkVisibility({ visibilityProperty: true }));
+    const range = document.createRange();
+    for (const root of roots) {
+        // Texts: each text node's line boxes, inside what its element shows.
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const e = n.parentElement;
+            if (!n.textContent.trim() || !e || e.closest('svg, select, option, script, style, template, title')) continue;
+            if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) continue;
+            if (e.tagName === 'DETAILS' && !e.open) continue;  // a closed details' own text, outside its summary: laid out, not shown
+            range.selectNodeContents(n);
+            check(e, n.textContent, [...range.getClientRects()], inside(e), false);
+        }
+        // Controls: their boxes (a link's, one a line), inside what their parent shows.
+        for (const e of root.querySelectorAll('a, button, select, input, summary, textarea')) {
+            if (e.closest('svg') || !e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) continue;
+            check(e, e.textContent || e.getAttribute('aria-label') || e.name || '', [...e.getClientRects()], inside(e.parentElement), true);
+        }
+    }
+    return out;
+}""".replace("PURPOSELY_HIDDEN", PURPOSELY_HIDDEN).replace("ON_PURPOSE", repr(ON_PURPOSE))
+
 CLIPPED = r"""(scope) => {
-    const out = { cut: [], tape: null, overlaps: [] };
+    const out = { cut: [], tape: null, overlaps: [], covered: [] };
     const where = (e) => {
         const c = typeof e.className === 'string' ? e.className : (e.className && e.className.baseVal) || '';
         return `${e.tagName.toLowerCase()}${c ? '.' + c.trim().split(/\s+/).join('.') : ''}`;
@@ -62,16 +197,7 @@ CLIPPED = r"""(scope) => {
         return c;
     };
     const say = (e, text, why) => out.cut.push(`${where(e)} "${text.trim().replace(/\s+/g, ' ').slice(0, 40)}": ${why}`);
-    // Hidden on purpose: not rendered, transparent, or a visually hidden box (1 px, clipped).
-    const purposelyHidden = (e) => {
-        for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
-            const s = styleOf(a);
-            if (s.opacity === '0' || s.visibility !== 'visible' && a === e) return true;
-            if (s.position === 'absolute' && (s.clip && s.clip !== 'auto' || s.clipPath && s.clipPath !== 'none')) return true;
-            if (a.classList && a.classList.contains('visually-hidden')) return true;
-        }
-        return false;
-    };
+    const purposelyHidden = (PURPOSELY_HIDDEN)(styleOf);
         const outsideWindow = (r) => r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight;
     const roots = [...document.querySelectorAll(scope)].filter((r) => r.checkVisibility({ visibilityProperty: true }) || r.querySelector('svg'));
 
@@ -200,8 +326,11 @@ CLIPPED = r"""(scope) => {
             if (w > 1 && h > 1) out.overlaps.push(`${where(a)} "${a.textContent.trim().slice(0, 24)}" over ${where(b)} "${b.textContent.trim().slice(0, 24)}" (${w.toFixed(0)}x${h.toFixed(0)})`);
         }
     }
+
+    // 6. Texts and controls of the scope that a box from anywhere is drawn over.
+    out.covered = (COVERED)(scope);
     return out;
-}"""
+}""".replace("COVERED", COVERED).replace("PURPOSELY_HIDDEN", PURPOSELY_HIDDEN)
 
 # The HTML texts a reader sees in `scope` that are not inside `skip` (a selector): each as
 # [its node, its element, its line boxes]. Put into the scripts below (as shownTexts).
@@ -326,6 +455,7 @@ def cut(frame, scope: str, at: str) -> list[str]:
     """What CLIPPED finds in `frame` within `scope`, as lines naming where."""
     got = frame.evaluate(CLIPPED, scope)
     found = [f"{at}: {line}" for line in got["cut"] + got["overlaps"]]
+    found += [f"{at}: covered: {line}" for line in got["covered"]]
     if got["tape"] and got["tape"]["squeezed"]:
         found.append(f"{at}: the tape is squeezed to {got['tape']['room']:.0f} px ({got['tape']['rows']:.2f} rows)")
     return found
