@@ -15,12 +15,23 @@ than one and a half of its rows (CLIPPED's `tape`), and two texts of the bench's
 drawn over each other (CLIPPED's `overlaps`); the launcher's bar (LAUNCHER_SCOPE) is read as the
 bench's head is.
 
+A text or control is covered when another box is drawn over it, from anywhere in the page (the
+Play row's box over a rail squeezed under its content, say): COVERED, which CLIPPED runs too
+(its `covered`), asks the browser's own hit test what is drawn on top at a few points of each
+text's line boxes and each control's box, where a reader could see them, and names any element
+that draws there and is neither the text's own nor the box it is drawn on. What covers on
+purpose is left out (ON_PURPOSE: the settings opened over the machine, the status box while
+Python starts, a sheet's or a dialog's controls kept in view over what scrolls under them, the
+skip links, an open dialog over the rest); so are the drawings' words, which their shapes lie
+under and over by design.
+
 Dark mode changes colours and nothing else (tests/sitebuild/test_colour_scheme.py): TEXT_BOXES
 reads where every text is drawn, for a test to find the same boxes in both schemes, and FAINT
 finds a text drawn in (nearly) the colour it is drawn on; in_dark runs both in both schemes.
 
 The same scripts serve tests/browser/test_clip_sweep.py, the launcher's sweep in
-tests/browser/test_course_package.py and the screenshots' notes.
+tests/browser/test_course_package.py, tests/browser/test_viewport_matrix.py (COVERED in every tab
+beside the text, CLIPPED with a link's state) and the screenshots' notes.
 """
 
 from __future__ import annotations
@@ -60,8 +71,8 @@ ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet
 
 # The texts and controls of `scope` that another box is drawn over, as lines naming each, the
 # box over it and how far the two overlap. Each text's line boxes and each control's boxes
-# (a, button, select, input, summary, textarea) are sampled at their centre and their corners
-# inset 2 px, where a reader could see them (inside the window and inside every ancestor that
+# (a, button, select, input, summary, textarea) are sampled at their centre and two opposite
+# corners inset 2 px, where a reader could see them (inside the window and inside every ancestor that
 # clips or scrolls its overflow); `document.elementsFromPoint` lists what is drawn at each point,
 # topmost first. The text or control is covered where, before it (or its own descendant, or an
 # ancestor: the box it is drawn on) comes in that list, an element that draws there: a
@@ -120,10 +131,15 @@ COVERED = r"""(scope) => {
     const dialog = document.querySelector('dialog[open]');
     // The topmost element drawn over `e` at (x, y), or null.
     const coverAt = (e, x, y) => {
+        // (The topmost element alone first: where it is the text's own or the box it is drawn
+        // on, as nearly everywhere, the list under it is not needed.)
+        const top = document.elementFromPoint(x, y);
+        if (!top || top === e || e.contains(top) || top.contains(e)) return null;
         for (const c of document.elementsFromPoint(x, y)) {
             if (c === e || e.contains(c) || c.contains(e)) return null;
             if (c.closest(ON_PURPOSE) || dialog && dialog.contains(c) && !dialog.contains(e)) return null;
-            if (draws(c, x, y)) return c;
+            // (The hit test rounds the point: a box that ends within a pixel of it is not over it.)
+            if (holds(c.getBoundingClientRect(), x, y) && draws(c, x, y)) return c;
         }
         return null;
     };
@@ -136,9 +152,12 @@ COVERED = r"""(scope) => {
             const v = meet(rect, room);
             const w = v.right - v.left, h = v.bottom - v.top;
             if (w < 1 || h < 1) continue;
+            // Its centre and two opposite corners, inset 2 px: a box drawn over any of its edges
+            // meets one of them, a box over its middle the centre (each hit test costs some 20 µs:
+            // the fourth and fifth point would add two thirds again for covers that come in at one
+            // corner only).
             const dx = Math.min(2, w / 4), dy = Math.min(2, h / 4);
-            const points = [[(v.left + v.right) / 2, (v.top + v.bottom) / 2], [v.left + dx, v.top + dy], [v.right - dx, v.top + dy],
-                            [v.left + dx, v.bottom - dy], [v.right - dx, v.bottom - dy]];
+            const points = [[(v.left + v.right) / 2, (v.top + v.bottom) / 2], [v.left + dx, v.top + dy], [v.right - dx, v.bottom - dy]];
             for (const [x, y] of points) {
                 const c = coverAt(e, x, y);
                 if (!c) continue;
