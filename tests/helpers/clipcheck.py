@@ -115,7 +115,11 @@ COVERED = r"""(scope) => {
     const owned = document.createRange();
     const holds = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     const DRAWN = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'IMG', 'CANVAS', 'VIDEO', 'IFRAME', 'PROGRESS', 'METER', 'OBJECT', 'EMBED']);
-    const clear = (colour) => colour === 'transparent' || /(,|\/)\s*0(\.0*)?\)$/.test(colour);
+    // A colour fully transparent: rgba()'s fourth number, or the alpha after a slash (oklch(… / 0)).
+    const clear = (colour) => {
+        const rgba = colour.match(/^rgba\((?:[^,]+,){3}\s*([\d.]+)\)$/);
+        return colour === 'transparent' || (rgba ? Number(rgba[1]) === 0 : /\/\s*0(\.0*)?\)$/.test(colour));
+    };
     // Whether `c` draws anything at (x, y).
     const draws = (c, x, y) => {
         if (!c.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
@@ -152,10 +156,17 @@ COVERED = r"""(scope) => {
             }
         }
     };
+    // (Above an ancestor raised over the page (the phone's sheet, z-index 20), only a box with a
+    // place in the stacking order of its own can be drawn over it: the text under the sheet cannot.)
+    const placed = (c) => styleOf(c).position !== 'static' || styleOf(c).zIndex !== 'auto';
     for (const root of roots) {
         file(root);
         for (const c of root.querySelectorAll('*')) if (!c.ownerSVGElement) file(c);
-        for (let a = root; a.parentElement; a = a.parentElement) for (const c of a.parentElement.children) if (c !== a) file(c);
+        let raised = false;
+        for (let a = root; a.parentElement; a = a.parentElement) {
+            raised = raised || placed(a) && parseInt(styleOf(a).zIndex, 10) > 0;
+            for (const c of a.parentElement.children) if (c !== a && (!raised || placed(c))) file(c);
+        }
     }
     const alone = (e, x, y) => {
         const l = cells.get(cell(x, y)) || [];
