@@ -10,7 +10,8 @@ and, beside the text, the open panel ends inside the window, nothing scrolls, an
 control of the bench has another box drawn over it (tests/helpers/clipcheck.py's COVERED; read in
 light, as the scheme moves no box). The frames show the default state; a link with a state (three
 greedy passes) is read beside the text at 1366 x 657 and 1920 x 940 with its readouts open, with
-all of clipcheck.CLIPPED.
+all of clipcheck.CLIPPED; and a box laid over Play shows that COVERED finds a cover (and not the
+same box made clear).
 
 Cheap by design: one live page per language and kind of device (desktop, or phone with touch),
 resized from frame to frame and switched between colour schemes, so Python starts four times."""
@@ -321,3 +322,29 @@ def test_a_link_with_a_state_shows_its_readouts_whole_beside_the_text(matrix_pag
         found += cut(page, SCOPE, f"{lang} {query} readouts {width}x{height}")
     reset(page)
     assert found == [], "\n".join(found)
+
+
+# A box as large as Play laid over it from outside the bench (fixed, as a bar over the page would
+# be), with the colour given.
+OVER_PLAY = """(colour) => {
+    const play = document.querySelector('#b .b-play').getBoundingClientRect();
+    const box = Object.assign(document.createElement('div'), { className: 'over-play' });
+    box.style.cssText = `position: fixed; z-index: 99; left: ${play.left}px; top: ${play.top}px; width: ${play.width}px; height: ${play.height}px; background: ${colour}`;
+    document.body.append(box);
+}"""
+
+
+def test_the_cover_check_finds_a_box_over_play_and_not_a_clear_one(matrix_pages):
+    """clipcheck.COVERED's power, kept where the bench itself shows no cover: a red box over Play
+    is found, the same box transparent (it draws nothing) is not."""
+    page = matrix_pages("en:desk")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.emulate_media(color_scheme="light")
+    before = page.evaluate(COVERED, SCOPE)
+    found = {}
+    for colour in ("rgb(255, 0, 0)", "transparent"):
+        page.evaluate(OVER_PLAY, colour)
+        found[colour] = [line for line in page.evaluate(COVERED, SCOPE) if line not in before]
+        page.evaluate("() => document.querySelector('.over-play').remove()")
+    assert any(line.startswith("span.b-play__label") and "under div.over-play" in line for line in found["rgb(255, 0, 0)"]), found
+    assert found["transparent"] == [], found
