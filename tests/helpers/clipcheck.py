@@ -15,15 +15,15 @@ than one and a half of its rows (CLIPPED's `tape`), and two texts of the bench's
 drawn over each other (CLIPPED's `overlaps`); the launcher's bar (LAUNCHER_SCOPE) is read as the
 bench's head is.
 
-A text or control is covered when another box is drawn over it, from anywhere in the page (the
-Play row's box over a rail squeezed under its content, say): COVERED, which CLIPPED runs too
-(its `covered`), asks the browser's own hit test what is drawn on top at a few points of each
-text's line boxes and each control's box, where a reader could see them, and names any element
-that draws there and is neither the text's own nor the box it is drawn on. What covers on
-purpose is left out (ON_PURPOSE: the settings opened over the machine, the status box while
-Python starts, a sheet's or a dialog's controls kept in view over what scrolls under them, the
-skip links, an open dialog over the rest); so are the drawings' words, which their shapes lie
-under and over by design.
+A text or control is covered when another box is drawn over it, from the bench or the page
+around it (the Play row's box over a rail squeezed under its content, say): COVERED, which
+CLIPPED runs too (its `covered`), asks the browser's own hit test what is drawn on top at a few
+points of each text's line boxes and each control's box, where a reader could see them, and
+names any element that draws there and is neither the text's own nor the box it is drawn on.
+What covers on purpose is left out (ON_PURPOSE: the settings opened over the machine, the status
+box while Python starts, a sheet's or a dialog's controls kept in view over what scrolls under
+them, the skip links, an open dialog over the rest); so are the drawings' words, which their
+shapes lie under and over by design.
 
 Dark mode changes colours and nothing else (tests/sitebuild/test_colour_scheme.py): TEXT_BOXES
 reads where every text is drawn, for a test to find the same boxes in both schemes, and FAINT
@@ -72,9 +72,9 @@ ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet
 # The texts and controls of `scope` that another box is drawn over, as lines naming each, the
 # box over it and how far the two overlap. Each text's line boxes and each control's boxes
 # (a, button, select, input, summary, textarea) are sampled at their centre and two opposite
-# corners inset 2 px, where a reader could see them (inside the window and inside every ancestor that
-# clips or scrolls its overflow); `document.elementsFromPoint` lists what is drawn at each point,
-# topmost first. The text or control is covered where, before it (or its own descendant, or an
+# corners inset 2 px, where a reader could see them (inside the window and inside every
+# ancestor that clips or scrolls its overflow); `document.elementsFromPoint` lists what is drawn
+# at each point, topmost first. The text or control is covered where, before it (or its own descendant, or an
 # ancestor: the box it is drawn on) comes in that list, an element that draws there: a
 # background (a colour not fully transparent, or an image), a replaced element or a form control,
 # a shape of a drawing, or a text of its own whose line box holds the point. A box that draws
@@ -84,7 +84,8 @@ ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet
 # by design; CLIPPED's third check reads them), covers on purpose (ON_PURPOSE), and, while a
 # dialog is open, what lies outside it. A cover is looked for among the scope's own elements and
 # the siblings of its ancestors (the text beside the bench, the site's header), whose contents
-# are taken to lie inside their boxes: a point no such box holds is not hit-tested.
+# are taken to lie inside their boxes: a point no such box holds is not hit-tested. A box the hit
+# test does not see (`pointer-events: none`) is not found.
 COVERED = r"""(scope) => {
     const out = [];
     const styles = new Map();
