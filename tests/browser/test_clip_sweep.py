@@ -2,8 +2,9 @@
 languages that fails on any text a box that hides its overflow cuts (overflow hidden or clip,
 text-overflow: ellipsis, a menu narrower than its chosen option, an SVG word past its drawing's
 viewBox, a word the drawing shortened though the whole one fits), on texts of the bench's head and
-rail drawn over each other, and on a tape squeezed under one and a half of its rows while holding
-more (tests/helpers/clipcheck.py says how each is measured). Dark mode at one window of every
+rail drawn over each other, on any text or control of the bench another box is drawn over (the
+Play row's box over the rail, say), and on a tape squeezed under one and a half of its rows while
+holding more (tests/helpers/clipcheck.py says how each is measured). Dark mode at one window of every
 state (DARK_AT): each text where it is in light, and none hidden by its colours in either
 scheme. The course package's launcher is swept in tests/browser/test_course_package.py, in an LMS.
 

@@ -6,7 +6,12 @@ In every frame the machine's drawing is on screen at chapter 01 and after scroll
 the document never scrolls sideways, and, beside the text, nothing inside the bench scrolls. At
 1920 x 940 the machine takes at least 40% of the window's width. Then every tab is opened in turn
 in the same page (on a phone, in the bench's sheet): every drawing's lettering is 12 px or more
-and, beside the text, the open panel ends inside the window and nothing scrolls.
+and, beside the text, the open panel ends inside the window, nothing scrolls, and no text or
+control of the bench has another box drawn over it (tests/helpers/clipcheck.py's COVERED; read in
+light, as the scheme moves no box). The frames show the default state; a link with a state (three
+greedy passes) is read beside the text at 1366 x 657 and 1920 x 940 with its readouts open, with
+all of clipcheck.CLIPPED; and a box laid over Play shows that COVERED finds a cover (and not the
+same box made clear).
 
 Cheap by design: one live page per language and kind of device (desktop, or phone with touch),
 resized from frame to frame and switched between colour schemes, so Python starts four times."""
@@ -14,7 +19,8 @@ resized from frame to frame and switched between colour schemes, so Python start
 from __future__ import annotations
 
 import pytest
-from helpers.benchpage import KeptPages, open_bench, reset, to_chapter
+from helpers.benchpage import KeptPages, open_bench, reset, run, to_chapter
+from helpers.clipcheck import COVERED, FRAMES as DRAWN, SCOPE, cut
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +76,11 @@ MEASURE = """() => {
 
 # Each tab opened in turn through the bench's API: the smallest lettering of every drawing shown
 # in the bench (font size times the drawing's scale on screen, padding and letterboxing included),
-# where the open panel ends, and what scrolls inside the bench.
-EVERY_TAB = """async () => {
+# where the open panel ends, what scrolls inside the bench, and, given the bench's scope
+# (clipcheck.SCOPE: beside the text, in light), every text or control of it another box is drawn
+# over (clipcheck.COVERED: the rail squeezed under the Play row's box, say).
+EVERY_TAB = """async (scope) => {
+    const covered = COVERED;
     const b = document.getElementById('b');
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
     const scrolls = (e) => {
@@ -96,7 +105,8 @@ EVERY_TAB = """async () => {
             }
             return false;
         }).map((c) => c.className || c.textContent.trim().slice(0, 30));
-        const got = { panel, cut, smallest: null, where: null, bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
+        const got = { panel, cut, covered: scope ? covered(scope) : [], smallest: null, where: null,
+                      bottom: b.querySelector(`#b-panel-${panel}`).getBoundingClientRect().bottom,
                       scrolling: [...document.querySelectorAll('.layout .bench, .layout .bench *')]
                           .filter((e) => e.checkVisibility() && scrolls(e)).map((e) => e.className || e.tagName) };
         for (const svg of b.querySelectorAll('svg')) {
@@ -112,7 +122,7 @@ EVERY_TAB = """async () => {
     }
     await window.specdecBench.dispatch({ type: 'open_panel', panel: 'readouts', quiet: true });
     return out;
-}"""
+}""".replace("COVERED", COVERED)
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +188,7 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
     if not beside:  # the tabs are in the bench's sheet
         page.locator(".b-strip__open").click()
         page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'open'")
-    tabs = page.evaluate(EVERY_TAB)
+    tabs = page.evaluate(EVERY_TAB, SCOPE if beside and scheme == "light" else None)
     if not beside:
         page.locator("#b .b-sheet-close").click()
         page.wait_for_function("() => document.querySelector('.bench').dataset.sheet === 'closed'")
@@ -187,6 +197,8 @@ def test_the_machine_is_on_screen_and_legible_in_every_frame(matrix_pages, lang,
         assert tab["smallest"] is not None and tab["smallest"] >= MIN_PX - 0.05, (where, tab)
         if beside:
             assert tab["bottom"] <= height + 0.5 and tab["scrolling"] == [] and tab["cut"] == [], (where, tab["panel"], tab["bottom"], tab["scrolling"], tab["cut"])
+    covered = [f"{where} {tab['panel']}: {line}" for tab in tabs for line in tab["covered"]]
+    assert covered == [], "\n".join(covered)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -290,3 +302,49 @@ def test_beside_the_text_the_tape_starts_at_the_top_and_keeps_its_newest_row(mat
     for tape in (short, long):
         assert tape["shown"] == sorted(tape["shown"]), tape
     reset(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_with_a_state_shows_its_readouts_whole_beside_the_text(matrix_pages, lang):
+    """A link with a state (three greedy passes: their notes in the tape and the readouts' longer
+    lines) opens the Readouts beside the text in the shortest laptop window and a monitor's:
+    nothing cut, drawn over or squeezed (clipcheck.CLIPPED), the Play row's box over the rail
+    included. The frames above open the default state only."""
+    page = matrix_pages(f"{lang}:desk")
+    page.emulate_media(color_scheme="light")
+    query = "?temperature=0&steps=3"
+    reset(page, query)
+    run(page, [{"type": "open_panel", "panel": "readouts"}])
+    found = []
+    for width, height in [(1366, 657), (1920, 940)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(DRAWN)
+        found += cut(page, SCOPE, f"{lang} {query} readouts {width}x{height}")
+    reset(page)
+    assert found == [], "\n".join(found)
+
+
+# A box as large as Play laid over it from outside the bench (fixed, as a bar over the page would
+# be), with the colour given.
+OVER_PLAY = """(colour) => {
+    const play = document.querySelector('#b .b-play').getBoundingClientRect();
+    const box = Object.assign(document.createElement('div'), { className: 'over-play' });
+    box.style.cssText = `position: fixed; z-index: 99; left: ${play.left}px; top: ${play.top}px; width: ${play.width}px; height: ${play.height}px; background: ${colour}`;
+    document.body.append(box);
+}"""
+
+
+def test_the_cover_check_finds_a_box_over_play_and_not_a_clear_one(matrix_pages):
+    """clipcheck.COVERED's power, kept where the bench itself shows no cover: a red box over Play
+    is found, the same box transparent (it draws nothing) is not."""
+    page = matrix_pages("en:desk")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.emulate_media(color_scheme="light")
+    before = page.evaluate(COVERED, SCOPE)
+    found = {}
+    for colour in ("rgb(255, 0, 0)", "transparent"):
+        page.evaluate(OVER_PLAY, colour)
+        found[colour] = [line for line in page.evaluate(COVERED, SCOPE) if line not in before]
+        page.evaluate("() => document.querySelector('.over-play').remove()")
+    assert any(line.startswith("span.b-play__label") and "under div.over-play" in line for line in found["rgb(255, 0, 0)"]), found
+    assert found["transparent"] == [], found

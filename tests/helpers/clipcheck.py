@@ -15,12 +15,23 @@ than one and a half of its rows (CLIPPED's `tape`), and two texts of the bench's
 drawn over each other (CLIPPED's `overlaps`); the launcher's bar (LAUNCHER_SCOPE) is read as the
 bench's head is.
 
+A text or control is covered when another box is drawn over it, from the bench or the page
+around it (the Play row's box over a rail squeezed under its content, say): COVERED, which
+CLIPPED runs too (its `covered`), asks the browser's own hit test what is drawn on top at a few
+points of each text's line boxes and each control's box, where a reader could see them, and
+names any element that draws there and is neither the text's own nor the box it is drawn on.
+What covers on purpose is left out (ON_PURPOSE: the settings opened over the machine, the status
+box while Python starts, a sheet's or a dialog's controls kept in view over what scrolls under
+them, the skip links, an open dialog over the rest); so are the drawings' words, which their
+shapes lie under and over by design.
+
 Dark mode changes colours and nothing else (tests/sitebuild/test_colour_scheme.py): TEXT_BOXES
 reads where every text is drawn, for a test to find the same boxes in both schemes, and FAINT
 finds a text drawn in (nearly) the colour it is drawn on; in_dark runs both in both schemes.
 
 The same scripts serve tests/browser/test_clip_sweep.py, the launcher's sweep in
-tests/browser/test_course_package.py and the screenshots' notes.
+tests/browser/test_course_package.py, tests/browser/test_viewport_matrix.py (COVERED in every tab
+beside the text, CLIPPED with a link's state) and the screenshots' notes.
 """
 
 from __future__ import annotations
@@ -37,8 +48,196 @@ LEAST_CONTRAST = 3.0
 # Two animation frames: what a resize or a new scheme changes is laid out and drawn.
 FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
+# Hidden on purpose: not rendered, transparent, or a visually hidden box (1 px, clipped). Given
+# the page's getComputedStyle (or a cache of it), the test of one element.
+PURPOSELY_HIDDEN = r"""(styleOf) => (e) => {
+    for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
+        const s = styleOf(a);
+        if (s.opacity === '0' || s.visibility !== 'visible' && a === e) return true;
+        if (s.position === 'absolute' && (s.clip && s.clip !== 'auto' || s.clipPath && s.clipPath !== 'none')) return true;
+        if (a.classList && a.classList.contains('visually-hidden')) return true;
+    }
+    return false;
+}"""
+
+# What covers on purpose, and is no fault where it lies over a text or a control: the settings
+# opened over the machine and the tape in a short window (frames.css, controls.js), the status
+# box said over the machine while Python starts (gone at go-live), the sheet's close button fixed
+# over the sheet's content as it scrolls, the "Embed this" dialog's row of Close, sticky at its
+# foot over the rest of the dialog as it scrolls (dialog.css), and the page's skip links, which
+# show over whatever is at the top of the window while focused. (An open dialog covers what is
+# outside it: COVERED leaves that out too.)
+ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet-close, .embed-dialog__actions--end, .skip-link'
+
+# The texts and controls of `scope` that another box is drawn over, as lines naming each, the
+# box over it and how far the two overlap. Each text's line boxes and each control's boxes
+# (a, button, select, input, summary, textarea) are sampled at their centre and two opposite
+# corners inset 2 px, where a reader could see them (inside the window and inside every
+# ancestor that clips or scrolls its overflow); `document.elementsFromPoint` lists what is drawn
+# at each point, topmost first. The text or control is covered where, before it (or its own descendant, or an
+# ancestor: the box it is drawn on) comes in that list, an element that draws there: a
+# background (a colour not fully transparent, or an image), a replaced element or a form control,
+# a shape of a drawing, or a text of its own whose line box holds the point. A box that draws
+# nothing (a transparent wrapper, the launcher's menu made transparent over the name it shows)
+# covers nothing. Left out: texts hidden on purpose (PURPOSELY_HIDDEN; the tape's rows cut whole
+# at its top edge are transparent), the words of drawings (their shapes lie under and over them
+# by design; CLIPPED's third check reads them), covers on purpose (ON_PURPOSE), and, while a
+# dialog is open, what lies outside it. A cover is looked for among the scope's own elements and
+# the siblings of its ancestors (the text beside the bench, the site's header), whose contents
+# are taken to lie inside their boxes: a point no such box holds is not hit-tested. A box the hit
+# test does not see (`pointer-events: none`) is not found.
+COVERED = r"""(scope) => {
+    const out = [];
+    const styles = new Map();
+    const styleOf = (e) => { let s = styles.get(e); if (!s) styles.set(e, s = getComputedStyle(e)); return s; };
+    const purposelyHidden = (PURPOSELY_HIDDEN)(styleOf);
+    const where = (e) => {
+        const c = typeof e.className === 'string' ? e.className : (e.className && e.className.baseVal) || '';
+        return `${e.tagName.toLowerCase()}${c ? '.' + c.trim().split(/\s+/).join('.') : ''}`;
+    };
+    const meet = (a, b) => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
+    // What of an element's content a reader can see: the window, less what each ancestor (and
+    // the element itself) that clips or scrolls its overflow hides; read once for each element.
+    const insides = new Map();
+    const inside = (e) => {
+        if (!e || e === document.documentElement || e.nodeType !== 1) return { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+        let got = insides.get(e);
+        if (got) return got;
+        got = inside(e.parentElement);
+        const s = styleOf(e);
+        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+            const r = e.getBoundingClientRect(), left = r.left + e.clientLeft, top = r.top + e.clientTop;
+            got = meet(got, { left: s.overflowX === 'visible' ? -Infinity : left, right: s.overflowX === 'visible' ? Infinity : left + e.clientWidth,
+                              top: s.overflowY === 'visible' ? -Infinity : top, bottom: s.overflowY === 'visible' ? Infinity : top + e.clientHeight });
+        }
+        insides.set(e, got);
+        return got;
+    };
+    const owned = document.createRange();
+    const holds = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    const DRAWN = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'IMG', 'CANVAS', 'VIDEO', 'IFRAME', 'PROGRESS', 'METER', 'OBJECT', 'EMBED']);
+    // A colour fully transparent: rgba()'s fourth number, or the alpha after a slash (oklch(… / 0)).
+    const clear = (colour) => {
+        const rgba = colour.match(/^rgba\((?:[^,]+,){3}\s*([\d.]+)\)$/);
+        return colour === 'transparent' || (rgba ? Number(rgba[1]) === 0 : /\/\s*0(\.0*)?\)$/.test(colour));
+    };
+    // Whether `c` draws anything at (x, y).
+    const draws = (c, x, y) => {
+        if (!c.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+        if (DRAWN.has(c.tagName)) return true;
+        if (c instanceof SVGElement && !['svg', 'g', 'a', 'switch'].includes(c.tagName.toLowerCase())) return true;
+        const s = styleOf(c);
+        if (s.backgroundImage !== 'none' || !clear(s.backgroundColor)) return true;
+        for (const n of c.childNodes) {
+            if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+            owned.selectNodeContents(n);
+            if ([...owned.getClientRects()].some((r) => holds(r, x, y))) return true;
+        }
+        return false;
+    };
+    const dialog = document.querySelector('dialog[open]');
+    const roots = [...document.querySelectorAll(scope)].filter((r) => r.checkVisibility({ visibilityProperty: true }));
+    // The boxes that could be drawn over a text of the scope: each element of it (a drawing's
+    // shapes lie inside its own box) and each sibling of its ancestors (the text beside the
+    // bench, the site's header, the skip links: what they hold lies in their boxes), each filed
+    // in the cells of a grid it meets. A point that no box holds but the text's own, its
+    // descendants' and its ancestors' is drawn by them alone and needs no hit test (the hit
+    // tests, tens of µs each, were nearly all the check's time: this leaves a third of them).
+    const CELL = 64, cells = new Map();
+    const cell = (x, y) => Math.floor(x / CELL) * 65536 + Math.floor(y / CELL);
+    const file = (c) => {
+        const r = meet(c.getBoundingClientRect(), inside(c.parentElement));  // (a tape's rows scrolled out of it draw nothing)
+        if (r.right - r.left <= 0 || r.bottom - r.top <= 0) return;
+        for (let x = r.left; x < r.right + CELL; x += CELL) {
+            for (let y = r.top; y < r.bottom + CELL; y += CELL) {
+                const k = cell(Math.min(x, r.right), Math.min(y, r.bottom));
+                let l = cells.get(k);
+                if (!l) cells.set(k, l = []);
+                if (l[l.length - 1] !== c) l.push(c, r);
+            }
+        }
+    };
+    // (Above an ancestor raised over the page (the phone's sheet, z-index 20), only a box with a
+    // place in the stacking order of its own can be drawn over it: the text under the sheet cannot.)
+    const placed = (c) => styleOf(c).position !== 'static' || styleOf(c).zIndex !== 'auto';
+    for (const root of roots) {
+        file(root);
+        for (const c of root.querySelectorAll('*')) if (!c.ownerSVGElement) file(c);
+        let raised = false;
+        for (let a = root; a.parentElement; a = a.parentElement) {
+            raised = raised || placed(a) && parseInt(styleOf(a).zIndex, 10) > 0;
+            for (const c of a.parentElement.children) if (c !== a && (!raised || placed(c))) file(c);
+        }
+    }
+    const alone = (e, x, y) => {
+        const l = cells.get(cell(x, y)) || [];
+        for (let i = 0; i < l.length; i += 2) if (l[i] !== e && holds(l[i + 1], x, y) && !l[i].contains(e) && !e.contains(l[i])) return false;
+        return true;
+    };
+    // The topmost element drawn over `e` at (x, y), or null.
+    const coverAt = (e, x, y) => {
+        if (alone(e, x, y)) return null;
+        // (The topmost element alone first: where it is the text's own or the box it is drawn
+        // on, as nearly everywhere, the list under it is not needed.)
+        const top = document.elementFromPoint(x, y);
+        if (!top || top === e || e.contains(top) || top.contains(e)) return null;
+        for (const c of document.elementsFromPoint(x, y)) {
+            if (c === e || e.contains(c) || c.contains(e)) return null;
+            if (c.closest(ON_PURPOSE) || dialog && dialog.contains(c) && !dialog.contains(e)) return null;
+            // (The hit test may answer with a box that ends within a pixel of the point: not over it.)
+            if (holds(c.getBoundingClientRect(), x, y) && draws(c, x, y)) return c;
+        }
+        return null;
+    };
+    // `e` covered in any of its boxes (`rects`, each cut to `room`): one line for it (and none
+    // for a control whose text is already named).
+    const named = [];
+    const check = (e, text, rects, room, control) => {
+        if (control && named.some((n) => e.contains(n))) return;
+        for (const rect of rects) {
+            const v = meet(rect, room);
+            const w = v.right - v.left, h = v.bottom - v.top;
+            if (w < 1 || h < 1) continue;
+            // Its centre and two opposite corners, inset 2 px: a box drawn over any of its edges
+            // meets one of them, a box over its middle the centre (each hit test costs tens of µs:
+            // the fourth and fifth point would add two thirds again for covers that come in at one
+            // corner only).
+            const dx = Math.min(2, w / 4), dy = Math.min(2, h / 4);
+            const points = [[(v.left + v.right) / 2, (v.top + v.bottom) / 2], [v.left + dx, v.top + dy], [v.right - dx, v.bottom - dy]];
+            for (const [x, y] of points) {
+                const c = coverAt(e, x, y);
+                if (!c) continue;
+                const r = c.getBoundingClientRect();
+                const over = Math.min(v.bottom, r.bottom) - Math.max(v.top, r.top), across = Math.min(v.right, r.right) - Math.max(v.left, r.left);
+                named.push(e);
+                out.push(`${where(e)} "${text.trim().replace(/\s+/g, ' ').slice(0, 32)}" under ${where(c)} at ${Math.round(x)},${Math.round(y)} (${across.toFixed(0)}x${over.toFixed(0)} px of its ${w.toFixed(0)}x${h.toFixed(0)})`);
+                return;
+            }
+        }
+    };
+    const range = document.createRange();
+    for (const root of roots) {
+        // Texts: each text node's line boxes, inside what its element shows.
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const e = n.parentElement;
+            if (!n.textContent.trim() || !e || e.closest('svg, select, option, script, style, template, title')) continue;
+            if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) continue;
+            if (e.tagName === 'DETAILS' && !e.open) continue;  // a closed details' own text, outside its summary: laid out, not shown
+            range.selectNodeContents(n);
+            check(e, n.textContent, [...range.getClientRects()], inside(e), false);
+        }
+        // Controls: their boxes (a link's, one a line), inside what their parent shows.
+        for (const e of root.querySelectorAll('a, button, select, input, summary, textarea')) {
+            if (e.closest('svg') || !e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) continue;
+            check(e, e.textContent || e.getAttribute('aria-label') || e.name || '', [...e.getClientRects()], inside(e.parentElement), true);
+        }
+    }
+    return out;
+}""".replace("PURPOSELY_HIDDEN", PURPOSELY_HIDDEN).replace("ON_PURPOSE", repr(ON_PURPOSE))
+
 CLIPPED = r"""(scope) => {
-    const out = { cut: [], tape: null, overlaps: [] };
+    const out = { cut: [], tape: null, overlaps: [], covered: [] };
     const where = (e) => {
         const c = typeof e.className === 'string' ? e.className : (e.className && e.className.baseVal) || '';
         return `${e.tagName.toLowerCase()}${c ? '.' + c.trim().split(/\s+/).join('.') : ''}`;
@@ -62,16 +261,7 @@ CLIPPED = r"""(scope) => {
         return c;
     };
     const say = (e, text, why) => out.cut.push(`${where(e)} "${text.trim().replace(/\s+/g, ' ').slice(0, 40)}": ${why}`);
-    // Hidden on purpose: not rendered, transparent, or a visually hidden box (1 px, clipped).
-    const purposelyHidden = (e) => {
-        for (let a = e; a && a.nodeType === 1; a = a.parentElement) {
-            const s = styleOf(a);
-            if (s.opacity === '0' || s.visibility !== 'visible' && a === e) return true;
-            if (s.position === 'absolute' && (s.clip && s.clip !== 'auto' || s.clipPath && s.clipPath !== 'none')) return true;
-            if (a.classList && a.classList.contains('visually-hidden')) return true;
-        }
-        return false;
-    };
+    const purposelyHidden = (PURPOSELY_HIDDEN)(styleOf);
         const outsideWindow = (r) => r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight;
     const roots = [...document.querySelectorAll(scope)].filter((r) => r.checkVisibility({ visibilityProperty: true }) || r.querySelector('svg'));
 
@@ -200,8 +390,11 @@ CLIPPED = r"""(scope) => {
             if (w > 1 && h > 1) out.overlaps.push(`${where(a)} "${a.textContent.trim().slice(0, 24)}" over ${where(b)} "${b.textContent.trim().slice(0, 24)}" (${w.toFixed(0)}x${h.toFixed(0)})`);
         }
     }
+
+    // 6. Texts and controls of the scope that a box from anywhere is drawn over.
+    out.covered = (COVERED)(scope);
     return out;
-}"""
+}""".replace("COVERED", COVERED).replace("PURPOSELY_HIDDEN", PURPOSELY_HIDDEN)
 
 # The HTML texts a reader sees in `scope` that are not inside `skip` (a selector): each as
 # [its node, its element, its line boxes]. Put into the scripts below (as shownTexts).
@@ -326,6 +519,7 @@ def cut(frame, scope: str, at: str) -> list[str]:
     """What CLIPPED finds in `frame` within `scope`, as lines naming where."""
     got = frame.evaluate(CLIPPED, scope)
     found = [f"{at}: {line}" for line in got["cut"] + got["overlaps"]]
+    found += [f"{at}: covered: {line}" for line in got["covered"]]
     if got["tape"] and got["tape"]["squeezed"]:
         found.append(f"{at}: the tape is squeezed to {got['tape']['room']:.0f} px ({got['tape']['rows']:.2f} rows)")
     return found
