@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 MIN_PX = 12
 PHONES = [(360, 740), (390, 844)]
-OTHERS = [(820, 1180), (1024, 768), (1280, 800), (1366, 657), (1440, 790), (1536, 730), (1920, 940)]
+OTHERS = [(820, 1180), (1024, 768), (1280, 800), (1280, 900), (1366, 657), (1440, 790), (1536, 730), (1920, 940)]
 FRAMES = [(w, h, True) for w, h in PHONES] + [(w, h, False) for w, h in OTHERS]
 BESIDE_THE_TEXT = {"width": 900, "height": 560}  # frames.css: the bench beside the text from here
 
@@ -326,25 +326,27 @@ def test_a_link_with_a_state_shows_its_readouts_whole_beside_the_text(matrix_pag
 
 # A box as large as Play laid over it from outside the bench (fixed, as a bar over the page would
 # be), with the colour given.
-OVER_PLAY = """(colour) => {
-    const play = document.querySelector('#b .b-play').getBoundingClientRect();
-    const box = Object.assign(document.createElement('div'), { className: 'over-play' });
-    box.style.cssText = `position: fixed; z-index: 99; left: ${play.left}px; top: ${play.top}px; width: ${play.width}px; height: ${play.height}px; background: ${colour}`;
+OVER = """([selector, colour]) => {
+    const under = document.querySelector(selector).getBoundingClientRect();
+    const box = Object.assign(document.createElement('div'), { className: 'over-it' });
+    box.style.cssText = `position: fixed; z-index: 99; left: ${under.left}px; top: ${under.top}px; width: ${under.width}px; height: ${under.height}px; background: ${colour}`;
     document.body.append(box);
 }"""
 
 
-def test_the_cover_check_finds_a_box_over_play_and_not_a_clear_one(matrix_pages):
-    """clipcheck.COVERED's power, kept where the bench itself shows no cover: a red box over Play
-    is found, the same box transparent (it draws nothing) is not."""
+def test_the_cover_check_finds_a_box_over_play_or_a_word_of_the_machine_and_not_a_clear_one(matrix_pages):
+    """clipcheck.COVERED's power, kept where the bench itself shows no cover: a red box over Play,
+    or over the machine's name for its tape (a word of a drawing, covered by a box outside it), is
+    found; the same box transparent (it draws nothing) is not."""
     page = matrix_pages("en:desk")
     page.set_viewport_size({"width": 1366, "height": 768})
     page.emulate_media(color_scheme="light")
     before = page.evaluate(COVERED, SCOPE)
-    found = {}
-    for colour in ("rgb(255, 0, 0)", "transparent"):
-        page.evaluate(OVER_PLAY, colour)
-        found[colour] = [line for line in page.evaluate(COVERED, SCOPE) if line not in before]
-        page.evaluate("() => document.querySelector('.over-play').remove()")
-    assert any(line.startswith("span.b-play__label") and "under div.over-play" in line for line in found["rgb(255, 0, 0)"]), found
-    assert found["transparent"] == [], found
+    for selector, named in (("#b .b-play", "span.b-play__label"), ("#b-part-tape-label", "text.b-label")):
+        found = {}
+        for colour in ("rgb(255, 0, 0)", "transparent"):
+            page.evaluate(OVER, [selector, colour])
+            found[colour] = [line for line in page.evaluate(COVERED, SCOPE) if line not in before]
+            page.evaluate("() => document.querySelector('.over-it').remove()")
+        assert any(line.startswith(named) and "under div.over-it" in line for line in found["rgb(255, 0, 0)"]), (selector, found)
+        assert found["transparent"] == [], (selector, found)

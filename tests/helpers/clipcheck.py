@@ -79,9 +79,11 @@ ON_PURPOSE = '.b-controls[data-settings="open"] .b-settings, .b-status, .b-sheet
 # background (a colour not fully transparent, or an image), a replaced element or a form control,
 # a shape of a drawing, or a text of its own whose line box holds the point. A box that draws
 # nothing (a transparent wrapper, the launcher's menu made transparent over the name it shows)
-# covers nothing. Left out: texts hidden on purpose (PURPOSELY_HIDDEN; the tape's rows cut whole
-# at its top edge are transparent), the words of drawings (their shapes lie under and over them
-# by design; CLIPPED's third check reads them), covers on purpose (ON_PURPOSE), and, while a
+# covers nothing. A word of a drawing (an SVG's text) is covered only by what lies outside that
+# drawing (the Play row's box over the machine's foot): the drawing's own shapes lie under and
+# over its words by design (CLIPPED's third check reads the words against the drawing's edge).
+# Left out: texts hidden on purpose (PURPOSELY_HIDDEN; the tape's rows cut whole at its top edge
+# are transparent), covers on purpose (ON_PURPOSE), and, while a
 # dialog is open, what lies outside it. A cover is looked for among the scope's own elements and
 # the siblings of its ancestors (the text beside the bench, the site's header), whose contents
 # are taken to lie inside their boxes: a point no such box holds is not hit-tested. A box the hit
@@ -174,8 +176,9 @@ COVERED = r"""(scope) => {
         for (let i = 0; i < l.length; i += 2) if (l[i] !== e && holds(l[i + 1], x, y) && !l[i].contains(e) && !e.contains(l[i])) return false;
         return true;
     };
-    // The topmost element drawn over `e` at (x, y), or null.
-    const coverAt = (e, x, y) => {
+    // The topmost element drawn over `e` at (x, y), or null; for a word of a drawing (`svg`), an
+    // element outside that drawing.
+    const coverAt = (e, x, y, svg) => {
         if (alone(e, x, y)) return null;
         // (The topmost element alone first: where it is the text's own or the box it is drawn
         // on, as nearly everywhere, the list under it is not needed.)
@@ -183,6 +186,7 @@ COVERED = r"""(scope) => {
         if (!top || top === e || e.contains(top) || top.contains(e)) return null;
         for (const c of document.elementsFromPoint(x, y)) {
             if (c === e || e.contains(c) || c.contains(e)) return null;
+            if (svg && svg.contains(c)) continue;  // the drawing's own shapes, under and over its words by design
             if (c.closest(ON_PURPOSE) || dialog && dialog.contains(c) && !dialog.contains(e)) return null;
             // (The hit test may answer with a box that ends within a pixel of the point: not over it.)
             if (holds(c.getBoundingClientRect(), x, y) && draws(c, x, y)) return c;
@@ -192,7 +196,7 @@ COVERED = r"""(scope) => {
     // `e` covered in any of its boxes (`rects`, each cut to `room`): one line for it (and none
     // for a control whose text is already named).
     const named = [];
-    const check = (e, text, rects, room, control) => {
+    const check = (e, text, rects, room, control, svg = null) => {
         if (control && named.some((n) => e.contains(n))) return;
         for (const rect of rects) {
             const v = meet(rect, room);
@@ -205,7 +209,7 @@ COVERED = r"""(scope) => {
             const dx = Math.min(2, w / 4), dy = Math.min(2, h / 4);
             const points = [[(v.left + v.right) / 2, (v.top + v.bottom) / 2], [v.left + dx, v.top + dy], [v.right - dx, v.bottom - dy]];
             for (const [x, y] of points) {
-                const c = coverAt(e, x, y);
+                const c = coverAt(e, x, y, svg);
                 if (!c) continue;
                 const r = c.getBoundingClientRect();
                 const over = Math.min(v.bottom, r.bottom) - Math.max(v.top, r.top), across = Math.min(v.right, r.right) - Math.max(v.left, r.left);
@@ -221,11 +225,12 @@ COVERED = r"""(scope) => {
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
             const e = n.parentElement;
-            if (!n.textContent.trim() || !e || e.closest('svg, select, option, script, style, template, title')) continue;
+            if (!n.textContent.trim() || !e || e.closest('select, option, script, style, template, title')) continue;
             if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || purposelyHidden(e)) continue;
             if (e.tagName === 'DETAILS' && !e.open) continue;  // a closed details' own text, outside its summary: laid out, not shown
+            const svg = e.closest('svg');
             range.selectNodeContents(n);
-            check(e, n.textContent, [...range.getClientRects()], inside(e), false);
+            check(e, n.textContent, svg ? [e.getBoundingClientRect()] : [...range.getClientRects()], inside(e), false, svg);
         }
         // Controls: their boxes (a link's, one a line), inside what their parent shows.
         for (const e of root.querySelectorAll('a, button, select, input, summary, textarea')) {
