@@ -254,7 +254,7 @@ CLAIMS = {
     "rate_counts_untested_guesses": lambda b, g: b.readouts()["bigram"]["draft_acceptance_rate"] < b.readouts()["bigram"]["alpha"],
     "rate_is_alpha": lambda b, g: _close(b.readouts()["bigram"]["draft_acceptance_rate"], b.readouts()["bigram"]["alpha"], 1e-3),
     "rate_counts_the_bonus": lambda b, g: b.readouts()["bigram"]["draft_acceptance_rate"] > b.readouts()["bigram"]["alpha"],
-    # Drafts from the text itself, and a draft that remembers (the bench's own readouts, sitebuild.figures.freedrafts)
+    # Drafts from the text itself, and a draft that remembers (the bench's own readouts, sitebuild.figures.measured)
     "sampled_text_leaves_the_refrain": lambda b, g: _free(b, "lookup", "echo", 1)["coverage"] < 0.2,
     "lookup_costs_a_model_pass": lambda b, g: _free(b, "lookup", "echo", 1)["c"] > 0,
     "greedy_refrain_gains_nothing": lambda b, g: _free(b, "lookup", "echo", 0)["tokens_per_pass_counted"] < 1.1,
@@ -277,14 +277,14 @@ def _alpha_at(bench: BenchReadouts, temperature) -> float:
 
 
 def _free(bench: BenchReadouts, draft: str, prompt: str, temperature) -> dict:
-    from ..figures.measured import shared_bench
+    from ..figures.measured import free_draft_readouts
 
-    return shared_bench(bench.language).readouts({"draft": draft, "prompt": prompt, "temperature": temperature})
+    return free_draft_readouts(bench.language, draft, prompt, temperature)
 
 
 def _second_gains(bench: BenchReadouts, draft: str) -> bool:
     """A session's second request writes more a pass than its first (greedy, the fresh prompt)."""
-    from ..figures.freedrafts import first_and_second_request
+    from ..figures.measured import first_and_second_request
 
     first, second = first_and_second_request(bench.language, draft)
     return second > first

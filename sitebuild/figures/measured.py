@@ -10,6 +10,9 @@ which the page's snapshot opens its session with, so the readouts it shows answe
 the worker is live (every other setting is measured in the worker, on first use); and alpha
 against temperature for each draft (alpha_temperature), which the speed-up tab prints for the
 draft in use (about 5 s of CPython a language: too slow for the worker to measure on a click).
+The readouts of the drafts without a second model and their sessions' first and second
+requests (free_draft_readouts, first_and_second_request: chapters 14 to 16 and the question
+bank's claims) are kept the same way, each by its settings.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from sim import owntext, stats
 from sim.bench import Bench
 from sim.bench.commands import bench_prefix_ids, top_by_p
 from sim.bench.settings import BY_NAME
+from sim.free_runs import REQUEST_TOKENS, RUN_SEED, run_source
+from sim.prompts import prompt_ids
 from sim.session import measurements_json
 
 from .. import numbers
@@ -84,6 +89,33 @@ def readout_table(model_json: str, language) -> str:
     text_sha256 = hashlib.sha256(model_json.encode("utf-8")).hexdigest()  # the table names it
     return cached("readout-table", language, {"rows": "first_measurements", "model_sha256": text_sha256},
                   lambda: {"json": measurements_json(model_json, language)})["json"]
+
+
+def free_draft_readouts(language, draft: str, prompt: str, temperature=None) -> dict:
+    """The bench's readouts (sim.bench.Bench.readouts) with a draft that needs no second model
+    (prompt lookup, suffix decoding) on one of sim.prompts' prompts, at the bench's temperature
+    unless one is given: chapters 14 to 16 quote them (freedrafts.py), and so do the question
+    bank's claims (sitebuild/course/answers.py). Each is a session of requests, so each is kept."""
+    args = {"draft": draft, "prompt": prompt, **({} if temperature is None else {"temperature": temperature})}
+    kind = f"free-{draft}-{prompt}" + ("" if temperature is None else f"-t{temperature}")
+    return cached(kind, language, args, lambda: shared_bench(language).readouts(args))
+
+
+def first_and_second_request(language, source: str) -> tuple[float, float]:
+    """Tokens per pass of a session's first and second request (sim.free_runs' per-request counts),
+    greedy, on the fresh prompt: the second can find the first among the session's earlier outputs.
+    Chapter 16 prints them for suffix decoding; the question bank's claims compare them."""
+    params = {"source": source, "prompt": "fresh", "gamma": DEFAULT_GAMMA, "requests": 2,
+              "tokens": REQUEST_TOKENS, "seed": RUN_SEED, "temperature": 0}
+
+    def measure():
+        run = run_source(language, source, prompt_ids(language, params["prompt"]), gamma=params["gamma"],
+                         requests=params["requests"], tokens=params["tokens"], seed=params["seed"],
+                         temperature=params["temperature"])
+        return [request["tokens_per_pass"] for request in run["per_request"]]
+
+    first, second = cached(f"first-second-{source}", language, params, measure)
+    return first, second
 
 
 def alpha_temperature(language) -> dict:
