@@ -9,9 +9,28 @@ pytestmark = pytest.mark.browser
 PYODIDE_TIMEOUT_MS = 60_000
 
 
+# Every text node replaced by one with the same words, from the page's first script to live:
+# writing unchanged text still lays out the boxes around it again in the next frame, and the
+# page's start did it a dozen times (the Try-its' reasons, the phone bar's part, the status line).
+SAME_TEXT_REWRITES = """
+window.__sameText = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    const [gone] = r.removedNodes, [come] = r.addedNodes;
+    if (r.type === 'childList' && r.removedNodes.length === 1 && r.addedNodes.length === 1
+        && gone.nodeType === 3 && come.nodeType === 3 && gone.data === come.data) {
+      window.__sameText.push((r.target.id || r.target.className || r.target.tagName) + ': ' + come.data);
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site_url, lang):
     # The first live proof now lives in the bench: its "One step" button runs the sim in Pyodide.
+    # The same page's start is watched for same-word rewrites (a MutationObserver reads, changes nothing).
+    page.add_init_script(SAME_TEXT_REWRITES)
     page.goto(f"{site_url}{lang}/specdec/")
     bench = page.locator("#b")
     # Before Pyodide: the build's CPython picture is already there (marked once the debug hooks are in).
@@ -27,6 +46,7 @@ def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site
     # Going live draws nothing again (the worker's first state is the build's: a redraw of every
     # panel was the largest main-thread task of a phone's start); only the line naming the Python changes.
     page.wait_for_selector("#b[data-mode=live]", state="attached")
+    assert page.evaluate("() => window.__sameText") == []  # from the first script to live
     page.evaluate("() => window.specdecBench.idle()")
     assert bench.get_attribute("data-drawn") == "0"
     assert "emscripten" in page.locator("#b .b-python-value").inner_text()
@@ -64,27 +84,3 @@ def test_language_switch_keeps_the_chapter(page, site_url):
     page.wait_for_url("**/zh/specdec/**")
     assert page.url.endswith("/zh/specdec/#alpha")
     assert page.evaluate("document.documentElement.lang") == "zh-Hans"
-
-
-# Every text node replaced by one with the same words, from the page's first script to live:
-# writing unchanged text still lays out the boxes around it again in the next frame, and the
-# page's start did it a dozen times (the Try-its' reasons, the phone bar's part, the status line).
-SAME_TEXT_REWRITES = """
-window.__sameText = [];
-new MutationObserver((records) => {
-  for (const r of records) {
-    const [gone] = r.removedNodes, [come] = r.addedNodes;
-    if (r.type === 'childList' && r.removedNodes.length === 1 && r.addedNodes.length === 1
-        && gone.nodeType === 3 && come.nodeType === 3 && gone.data === come.data) {
-      window.__sameText.push((r.target.id || r.target.className || r.target.tagName) + ': ' + come.data);
-    }
-  }
-}).observe(document, { subtree: true, childList: true });
-"""
-
-
-def test_the_start_rewrites_no_text_with_the_same_words(page, site_url):
-    page.add_init_script(SAME_TEXT_REWRITES)
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector("#b[data-mode=live]", state="attached", timeout=PYODIDE_TIMEOUT_MS)
-    assert page.evaluate("() => window.__sameText") == []
