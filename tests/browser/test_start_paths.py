@@ -67,6 +67,25 @@ def open_page(browser, site_url, lang, route=None, init_script=None, live=True):
     return context, page
 
 
+
+@pytest.fixture(scope="module")
+def live_en(shared_contexts, site_url):
+    """One first visit of en/specdec/ (a page of the shared desktop context), gone live: the page
+    the tests below share, each starting workers of its own beside the page's (stopped when done),
+    which changes nothing of what the page's own start left (its marks are each kept from their
+    first report; the workers it started up to live are recorded then, as page.workers_at_live)."""
+    page = shared_contexts.page()
+    page.console_errors, workers = [], []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    page.on("worker", lambda worker: workers.append(worker.url.split("?")[0].rsplit("/", 1)[-1]))
+    page.goto(f"{site_url}en/specdec/")
+    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    page.workers_at_live = list(workers)
+    yield page
+    page.close()
+
+
 def cpython_start(built_site, lang):
     session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
     return json.loads(session.handle("start", json.dumps({"prefix": PREFIX[lang]})))["result"]
@@ -459,7 +478,8 @@ def send_on(url: str):
 
 
 @pytest.mark.adapter("snapshotMemory", "restoreSnapshot", "startPython", "installPackage")
-def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(page, site_url, built_site, tmp_path):
+def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_wheel(live_en, site_url, built_site, tmp_path):
+    page = live_en
     own = snapshot_file(built_site, "en").read_bytes()
     served = {  # name: (bytes sent, why the worker refuses them)
         "truncated": (own[: len(own) // 2], "could not be read"),
@@ -482,8 +502,6 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
     reasons = {"other-language": "does not match this page", "other-build": "does not match this page",
                **{n: r for n, (_, r) in served.items()}}
     try:
-        page.goto(f"{site_url}en/specdec/")
-        page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
         expected = cpython_start(built_site, "en")
         through = {"other-build", "decoded"}  # run to the end (the comment above says why)
         refusal = lambda m: m.type == "warning" and "snapshot failed" in m.text  # noqa: E731
@@ -502,6 +520,8 @@ def test_a_broken_or_foreign_snapshot_is_refused_and_python_starts_from_the_whee
                     "via": "wheel" if reasons[name] else "snapshot", "start": expected}, name
         assert not page.console_errors, page.console_errors
     finally:
+        for name in served:
+            page.unroute(f"**/py/test-{name}.snapshot.xz")
         server.close()
 
 
@@ -539,9 +559,8 @@ TIMINGS = ["worker-evaluated", "worker-start", "worker-pyodide-mjs", "worker-was
 
 
 @pytest.mark.adapter("restoreSnapshot")
-def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_url, built_site):
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+def test_the_worker_starts_from_its_name_or_from_the_start_message(live_en, built_site):
+    page = live_en
     expected = cpython_start(built_site, "en")
     for how in ("name", "message"):
         got = page.evaluate(BY_HAND, [PREFIX["en"], how])
@@ -555,14 +574,12 @@ def test_the_worker_starts_from_its_name_or_from_the_start_message(page, site_ur
 
 
 @pytest.mark.adapter("restoreSnapshot")
-def test_the_page_takes_over_the_worker_its_body_started(page, site_url):
+def test_the_page_takes_over_the_worker_its_body_started(live_en):
     """sim-boot.js starts the worker as the parser reaches the top of <body>; the page's client
     (sim-start.js, made once the bench's modules run) takes that very worker over, and hears what
     it said before (its marks and progress): one sim worker, live, and none left to take."""
-    workers = []
-    page.on("worker", lambda worker: workers.append(worker.url.split("?")[0].rsplit("/", 1)[-1]))
-    page.goto(f"{site_url}en/specdec/")
-    page.wait_for_selector(LIVE, timeout=TIMEOUT_MS)
+    page = live_en
+    workers = page.workers_at_live
     assert workers.count("sim-worker.js") == 1, workers
     got = page.evaluate("""() => {
       const boot = self.specdecSimBoot;
@@ -698,14 +715,12 @@ SILENT_THERE = """async () => {
 
 
 @pytest.mark.adapter("restoreSnapshot")
-def test_the_decoding_worker_downloads_and_decodes_the_snapshot_or_gives_it_up(browser, site_url, built_site):
+def test_the_decoding_worker_downloads_and_decodes_the_snapshot_or_gives_it_up(browser, live_en, site_url, built_site):
+    got = live_en.evaluate(FETCHED_THERE)  # a decoding worker of its own: the page's settings are all it reads
+    assert got == {"same": True, "counted": got["length"], "length": snapshot_file(built_site, "en").stat().st_size,
+                   "failed": None, "none": None}, got
     context = browser.new_context(service_workers="block")
     try:
-        page = context.new_page()
-        page.goto(f"{site_url}en/specdec/")
-        got = page.evaluate(FETCHED_THERE)
-        assert got == {"same": True, "counted": got["length"], "length": snapshot_file(built_site, "en").stat().st_size,
-                       "failed": None, "none": None}, got
         quiet = context.new_page()
         quiet.clock.install()
         quiet.goto(site_url)
