@@ -1,6 +1,8 @@
 """The same seed gives the same speculative trace in CPython and in Pyodide,
 on both ways the worker starts Python: from the language's memory snapshot, and the
-fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage).
+fallback without it (trimmed precompiled stdlib, sim's wheel through loadPackage). The fallback is
+taken on a first visit whose snapshot is blocked: it says so (a warning, its stage's mark), fetches
+the wheel and the model, and the bench's own step then runs on it.
 
 The readouts too: the snapshot's session opens with the build's table (CPython's measurements
 of the default settings' readouts, the page's first picture), the fallback's measures in Pyodide
@@ -17,7 +19,8 @@ import pytest
 from helpers.benchpage import DEBUG_MODULE
 from sim.session import open_session
 
-pytestmark = [pytest.mark.browser, pytest.mark.long(30), pytest.mark.adapter("restoreSnapshot", "startPython", "installPackage")]
+pytestmark = [pytest.mark.browser, pytest.mark.long(30),
+              pytest.mark.adapter("restoreSnapshot", "startPython", "installPackage", "withPrecompiledWasm", "watchFetches")]
 
 CASES = [
     {"draft": draft, "gamma": gamma, "temperature": temperature, "seed": seed}
@@ -54,6 +57,14 @@ RUN_IN_PYODIDE = """async ([cases, prefix, readoutCases]) => {
   return { python, via: start.simClient().via, traces, settings: state.settings, unasked, readouts };
 }""".replace("DEBUG_MODULE", DEBUG_MODULE)
 
+# The page's own client's answer to the start command.
+CLIENT_START = """async ([prefix]) => (await import(DEBUG_MODULE)).simClient().call('start', { prefix })""".replace(
+    "DEBUG_MODULE", DEBUG_MODULE)
+
+
+def model_text(built_site, lang) -> str:
+    return (built_site / "models" / f"{lang}.json").read_text(encoding="utf-8")
+
 
 @pytest.mark.parametrize("via", ["snapshot", "wheel"])
 @pytest.mark.parametrize("lang,prefix", [("en", "said the"), ("zh", "慢慢")])
@@ -63,14 +74,26 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(new_page, shared_bench, sit
         page = shared_bench(lang)  # the session's live page: it started from the snapshot
     else:  # a first visit: the readouts a page has not measured yet, or a start on the fallback
         page = new_page()
+        requests, warnings = [], []
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
         if via == "wheel":  # no snapshot: the page's worker takes the fallback
             page.route("**/*.snapshot.xz", lambda route: route.abort())
         page.goto(f"{site_url}{lang}/specdec/")
         page.wait_for_selector("#b[data-mode=live]", timeout=120_000)
+        if via == "wheel":  # what the blocked snapshot's fallback says and fetches on its way
+            assert any(u.endswith(".whl") for u in requests) and any(f"/models/{lang}.json" in u for u in requests)
+            assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 1
+            assert any("installing the sim wheel instead" in w for w in warnings), warnings
+            assert not page.console_errors, page.console_errors
+            if lang == "en":  # the start command and the bench's own step (below): one language is enough
+                start = page.evaluate(CLIENT_START, [prefix])
+                in_cpython = open_session(model_text(built_site, lang)).handle("start", json.dumps({"prefix": prefix}))
+                assert start == json.loads(in_cpython)["result"]
     got = page.evaluate(RUN_IN_PYODIDE, [CASES, prefix, readout_cases])
     assert got["via"] == via
     assert got["python"]["platform"] == "emscripten"
-    session = open_session((built_site / "models" / f"{lang}.json").read_text(encoding="utf-8"))
+    session = open_session(model_text(built_site, lang))
     for case, in_browser in zip(CASES, got["traces"]):
         in_cpython = json.loads(json.dumps(session.step({**case, "prefix": prefix})))
         assert in_browser.pop("python")["platform"] == "emscripten"
@@ -84,3 +107,7 @@ def test_same_seed_same_trace_in_cpython_and_pyodide(new_page, shared_bench, sit
             assert unasked is None, case  # not in the table: measured in Pyodide, below
         elif via == "snapshot":
             assert unasked == in_cpython  # from the table, though the live page never measured them
+    if (lang, via) == ("en", "wheel"):  # the bench works on the fallback: its own step runs in Pyodide
+        page.locator("#b button.b-step").click()
+        page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
+        assert not page.console_errors, page.console_errors

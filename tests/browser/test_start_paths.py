@@ -327,20 +327,8 @@ def test_when_the_decoding_workers_download_fails_the_sim_worker_fetches_the_sna
     context.close()
 
 
-@pytest.mark.adapter("startPython", "installPackage", "withPrecompiledWasm", "watchFetches")
-def test_a_blocked_snapshot_falls_back_and_the_bench_goes_live(browser, site_url, built_site):
-    context, page = open_page(browser, site_url, "en", lambda route: route.abort())
-    got = page.evaluate(PAGE_CLIENT, [PREFIX["en"]])
-    assert got["via"] == "wheel"
-    assert got["start"] == cpython_start(built_site, "en")
-    assert any(u.endswith(".whl") for u in page.requests_seen) and any("/models/en.json" in u for u in page.requests_seen)
-    assert page.evaluate("performance.getEntriesByName('specdec:stage-fallback').length") == 1
-    assert any("installing the sim wheel instead" in w for w in page.warnings), page.warnings
-    assert not page.console_errors, page.console_errors
-    # The bench works on the fallback: a step runs in Pyodide.
-    page.locator("#b button.b-step").click()
-    page.wait_for_selector("#b[data-platform=emscripten][data-steps='2']")
-    context.close()
+# A blocked snapshot's fallback (its warning and mark, the wheel and model fetched, a step on it) is
+# checked on test_pyodide_parity.py's wheel pages, which start that way for their traces.
 
 
 @pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")
@@ -452,8 +440,8 @@ def until(page, predicate: str, timeout_s: float = TIMEOUT_MS / 1000):
 # `through` false the worker is stopped as soon as it reports the fallback (its reason given):
 # what follows is the same code for every refusal (sim-worker.js: start), so it runs to the end,
 # and answers as CPython does, after a whole restore (another build's token), the worker's state
-# most unlike a fresh one's; a refusal before any restore runs on to the end in the blocked
-# snapshot's test above. (A wheel start costs about 4 s of CPU: one here, one there.)
+# most unlike a fresh one's; a refusal before any restore runs on to the end on a blocked
+# snapshot in test_pyodide_parity.py (its wheel cases). (A wheel start costs about 4 s of CPU: one here, one there.)
 SNAPSHOT_AT = """async ([prefix, snapshot, snapshotToken, through]) => {
   const { startSim } = await import(SIM_START);
   let fellBack;
