@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, KeptPages, add_axe, settle, without_python
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, KeptPages, add_axe, embed_load, settle, without_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
@@ -44,15 +44,6 @@ AXE_RUN = """async (what) => (await axe.run(what ? document.querySelector(what) 
         { resultTypes: ['violations'] })).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`)"""
-
-
-# A link loaded into a live embed as its start loads its address's (bench/live.js: the query, as
-# a link, with the page's chapters, which make the sim read the embed's view options too).
-LOAD_LINK = """async (query) => {
-    history.replaceState(history.state, "", location.pathname + query);
-    const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
-    await window.specdecBench.dispatch({ type: "load", query: [...new URLSearchParams(query)], source: "link", chapters });
-}"""
 
 
 def shot(page, name: str):
@@ -133,12 +124,10 @@ def test_the_embeds_theme_overrides_the_readers_setting(new_page, embed_pages, s
     page = embed_pages("en")
     page.emulate_media(color_scheme=scheme)
     assert page.locator("html").get_attribute("data-theme") is None
-    page.evaluate(LOAD_LINK, f"?theme={theme}")
-    settle(page)
+    embed_load(page, f"?theme={theme}")
     assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
     assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
-    page.evaluate(LOAD_LINK, "")  # the reader's own colours again, for the module's other tests
-    settle(page)
+    embed_load(page, "")  # the reader's own colours again, for the module's other tests
     page.emulate_media(color_scheme="null")
 
 
