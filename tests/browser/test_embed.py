@@ -17,7 +17,7 @@ import html
 import re
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS, own_live_pages, settle
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, embed_load, own_live_pages, settle
 from helpers.course_host import course_page, course_site
 from playwright.sync_api import expect
 
@@ -230,9 +230,25 @@ EVERY_TAB_AND_MACHINE = """async () => {
 }"""
 
 
-def test_the_embed_links_the_full_page_with_its_state(page, site_url):
-    page.goto(f"{site_url}embed/zh/specdec/?gamma=7&chapter=exact")
+def test_bad_embed_options_are_named_then_a_link_shows_the_full_page_with_its_state(page, site_url):
+    """One live embed: first opened with bad options, then given a good link as its start gives
+    one (benchpage.embed_load: the same action, whose reply embed.js applies the same way), so
+    one Python start serves both."""
+    page.goto(f"{site_url}embed/zh/specdec/?chapter=nope&theme=purple&part=tubes")
     page.wait_for_selector(LIVE_IN_FRAME, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    # Bad options are named in the page's language (theme.js drew the unknown theme's attribute
+    # at first paint; the sim's reply takes it away).
+    box = page.locator("#b .b-urlerr")
+    expect(box).to_be_visible()
+    text = box.inner_text()
+    assert "chapter = “nope”" in text and "theme = “purple”" in text and "已忽略" in text
+    assert page.locator(".embed__text").is_hidden()  # no chapter, and no stray one
+    assert page.locator("html").get_attribute("data-theme") is None  # the reader's own colours
+    assert page.locator("#b").get_attribute("data-isolate") == "tubes"  # the good option still applies
+    assert page.locator("#b").get_attribute("data-panel") == "tubes"
+
+    # The embed links the full page with its state and its chapter.
+    embed_load(page, "?gamma=7&chapter=exact")
     link = page.locator(".embed__full")
     expect(link).to_have_attribute("target", "_blank")
     href = link.get_attribute("href")
@@ -251,19 +267,6 @@ def test_the_embed_links_the_full_page_with_its_state(page, site_url):
     gamma.focus()
     page.keyboard.press("Escape")
     assert gamma.is_hidden() and page.evaluate("() => document.activeElement.classList.contains('b-settings-toggle')")
-
-
-def test_bad_embed_options_are_named_in_the_pages_language(page, site_url):
-    page.goto(f"{site_url}embed/zh/specdec/?chapter=nope&theme=purple&part=tubes")
-    page.wait_for_selector(LIVE_IN_FRAME, timeout=PYODIDE_TIMEOUT_MS, state="attached")
-    box = page.locator("#b .b-urlerr")
-    expect(box).to_be_visible()
-    text = box.inner_text()
-    assert "chapter = “nope”" in text and "theme = “purple”" in text and "已忽略" in text
-    assert page.locator(".embed__text").is_hidden()  # no chapter, and no stray one
-    assert page.locator("html").get_attribute("data-theme") is None  # the reader's own colours
-    assert page.locator("#b").get_attribute("data-isolate") == "tubes"  # the good option still applies
-    assert page.locator("#b").get_attribute("data-panel") == "tubes"
 
 
 def test_full_page_refuses_foreign_framing_but_embed_allows_it(page, site_url):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, add_axe, settle
+from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, KeptPages, add_axe, embed_load, settle, without_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
@@ -57,18 +57,31 @@ def axe_page(live_pages):
     return live_pages.for_module("axe", viewport=ROUTES["page"][1])
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("route", ["page", "embed"])
-def test_light_and_dark_with_axe(new_page, axe_page, site_url, route, lang):
-    path, viewport = ROUTES[route]
-    if route == "page":
-        page = axe_page(lang)
-    else:
-        page = new_page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+@pytest.fixture(scope="module")
+def embed_pages(shared_contexts, site_url):
+    """The live embed of each language at 700 px, with axe-core in it, kept for the module: the
+    reader's colours are read on it, and the theme= option is loaded into it (one Python start per
+    language)."""
+    path, viewport = ROUTES["embed"]
+
+    def open_embed(lang):
+        page = shared_contexts.page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
         page.goto(site_url + path.format(lang=lang))
         page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
         settle(page)
         add_axe(page)
+        return page
+
+    pages = KeptPages(open_embed)
+    yield pages
+    pages.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("route", ["page", "embed"])
+def test_light_and_dark_with_axe(embed_pages, axe_page, route, lang):
+    viewport = ROUTES[route][1]
+    page = axe_page(lang) if route == "page" else embed_pages(lang)
     seen, problems = {}, {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
@@ -97,15 +110,25 @@ def test_light_and_dark_with_axe(new_page, axe_page, site_url, route, lang):
 
 
 @pytest.mark.parametrize("theme,scheme", [("dark", "light"), ("light", "dark"), ("DARK", "light")])
-def test_the_embeds_theme_overrides_the_readers_setting(new_page, site_url, theme, scheme):
-    page = new_page(color_scheme=scheme, viewport={"width": 700, "height": 1000})
-    # Before Python starts: theme.js sets it for the first paint.
-    page.goto(f"{site_url}embed/en/specdec/?theme={theme}")
-    dark = page.evaluate(COLOURS)["luminance"] < 0.05
+def test_the_embeds_theme_overrides_the_readers_setting(new_page, embed_pages, site_url, theme, scheme):
+    """Before Python starts, theme.js sets the theme for the first paint (a page whose Python is
+    kept from starting); then the sim reads the link's option and the embed sets it (embed.js, on
+    the reply to a load: the action the page's start sends with its address's query, sent here
+    with the same query to the module's live embed, which holds no theme before each case: a
+    reply whose option the embed did not apply would leave it without one)."""
+    first = new_page(color_scheme=scheme, viewport=ROUTES["embed"][1])
+    without_python(first)
+    first.goto(f"{site_url}embed/en/specdec/?theme={theme}")
+    dark = first.evaluate(COLOURS)["luminance"] < 0.05
     assert dark == (theme.lower() == "dark")
-    page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
+    page = embed_pages("en")
+    page.emulate_media(color_scheme=scheme)
+    assert page.locator("html").get_attribute("data-theme") is None
+    embed_load(page, f"?theme={theme}")
     assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
     assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
+    embed_load(page, "")  # the reader's own colours again, for the module's other tests
+    page.emulate_media(color_scheme="null")
 
 
 def test_the_axe_check_catches_a_real_problem(new_page, site_url):

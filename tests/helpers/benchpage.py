@@ -187,6 +187,19 @@ def reset(page, query: str = ""):
     settle(page)
 
 
+def embed_load(page, query: str):
+    """A link loaded into a live embed as the embed's start loads its address's (bench/live.js:
+    the query as a link, with the page's chapters, which make the sim read the embed's view
+    options, chapter, part and theme, that embed.js applies from the reply), without restarting
+    Python. (reset's load sends no chapters: the view options stay as they were.)"""
+    page.evaluate("""async (query) => {
+        history.replaceState(history.state, "", location.pathname + query);
+        const chapters = JSON.parse(document.getElementById("page-chapters").textContent);
+        await window.specdecBench.dispatch({ type: "load", query: [...new URLSearchParams(query)], source: "link", chapters });
+    }""", query)
+    settle(page)
+
+
 def soft_reload(page):
     """The page's own link loaded again, through the same action the start uses."""
     reset(page, urlparse(page.url).query and "?" + urlparse(page.url).query)
