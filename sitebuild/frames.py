@@ -28,10 +28,11 @@ HERE = Path(__file__)
 PAGE_BESIDE_WIDTH = 56.25
 PAGE_BESIDE_HEIGHT = 35
 # Beside the text, windows under 56rem tall set the Play row beside the machine and fold the
-# settings behind one button; under 62rem a wide bench sets its tabs and panels tighter, and in a
-# window from WIDE_WINDOW wide (where the bench beside a full measure of text is --bench-wide, its
-# machine taking the left and everything else one column beside it) the settings fold there too:
-# that column cannot hold five rows of settings and a panel.
+# settings behind one button. Under 62rem the panels are set tighter (a wide bench's tabs too), and
+# from WIDE_WINDOW wide, a desktop monitor's window, the settings fold as well: beside a full
+# measure of text its bench is --bench-wide from 106.5rem (the machine at the left, everything else
+# in one column beside it, which cannot hold five rows of settings and a panel); folding a little
+# earlier only saves height.
 PAGE_SHORT = 56
 PAGE_LOW = 62
 WIDE_WINDOW = 100
