@@ -65,6 +65,7 @@ def cached(kind: str, language, params: dict, measure: Callable[[], dict]) -> di
             return stored["result"]
         result = measure()
         try:
+            CACHE_DIR.mkdir(parents=True, exist_ok=True)  # (where there is no flock, _measuring made none)
             for stale in CACHE_DIR.glob(f"{kind}-{language.lang}-*.json"):
                 stale.unlink(missing_ok=True)  # an older model or code: never read again
             partial = path.with_suffix(f".{os.getpid()}.tmp")

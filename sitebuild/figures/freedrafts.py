@@ -16,6 +16,7 @@ per-request counts): the second finds the first in its tree of earlier outputs.
 from __future__ import annotations
 
 from sim.bench.free_passes import BENCH_REQUESTS
+from sim.free_drafts import PROMPT_SOURCES
 from sim.free_runs import REQUEST_TOKENS
 
 from .formats import Figures, fixed, pct, times
@@ -26,7 +27,7 @@ CASES = {
     "fresh_greedy": {"prompt": "fresh", "temperature": 0},
     "fresh": {"prompt": "fresh"},
 }
-SOURCES = ("lookup", "suffix")
+SOURCES = PROMPT_SOURCES
 
 
 def free_figures(language) -> Figures:

@@ -36,6 +36,7 @@ from .formats import AsReadout, Figures, fixed, pct, sig, times
 from .roofline import answer_decode_seconds, roofline
 
 DEFAULT_GAMMA = bench_settings.DEFAULTS["gamma"]
+DEFAULT_TEMPERATURE = bench_settings.DEFAULTS["temperature"]
 DRAFT_COST = bench_settings.DRAFT_COST  # c: the small cylinder turns in a tenth of the big one's time
 LAB_GAMMA = bench_settings.MAX_GAMMA  # the second suggested experiment: the bench's largest gamma
 MEASURE_TOKENS = bench_settings.READOUT_TOKENS
@@ -91,14 +92,15 @@ def readout_table(model_json: str, language) -> str:
                   lambda: {"json": measurements_json(model_json, language)})["json"]
 
 
-def free_draft_readouts(language, draft: str, prompt: str, temperature=None) -> dict:
+def free_draft_readouts(language, draft: str, prompt: str, temperature=DEFAULT_TEMPERATURE) -> dict:
     """The bench's readouts (sim.bench.Bench.readouts) with a draft that needs no second model
     (prompt lookup, suffix decoding) on one of sim.prompts' prompts, at the bench's temperature
     unless one is given: chapters 14 to 16 quote them (freedrafts.py), and so do the question
-    bank's claims (sitebuild/course/answers.py). Each is a session of requests, so each is kept."""
-    args = {"draft": draft, "prompt": prompt, **({} if temperature is None else {"temperature": temperature})}
-    kind = f"free-{draft}-{prompt}" + ("" if temperature is None else f"-t{temperature}")
-    return cached(kind, language, args, lambda: shared_bench(language).readouts(args))
+    bank's claims (sitebuild/course/answers.py). Each is a session of requests, so each is kept,
+    under its settings written out (the bench's temperature asked for by value or by default is
+    one entry)."""
+    args = {"draft": draft, "prompt": prompt, "temperature": temperature}
+    return cached(f"free-{draft}-{prompt}-t{temperature}", language, args, lambda: shared_bench(language).readouts(args))
 
 
 def first_and_second_request(language, source: str) -> tuple[float, float]:
@@ -109,9 +111,8 @@ def first_and_second_request(language, source: str) -> tuple[float, float]:
               "tokens": REQUEST_TOKENS, "seed": RUN_SEED, "temperature": 0}
 
     def measure():
-        run = run_source(language, source, prompt_ids(language, params["prompt"]), gamma=params["gamma"],
-                         requests=params["requests"], tokens=params["tokens"], seed=params["seed"],
-                         temperature=params["temperature"])
+        run = run_source(language, source, prompt_ids(language, params["prompt"]),
+                         **{name: params[name] for name in ("gamma", "requests", "tokens", "seed", "temperature")})
         return [request["tokens_per_pass"] for request in run["per_request"]]
 
     first, second = cached(f"first-second-{source}", language, params, measure)

@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,10 +152,9 @@ def write_start_files(stage: Path, models: dict[str, bytes], measured: dict[str,
     """Copy Pyodide's files and the start files into the site; return where they are and their sizes, for
     page_settings. snapshots=False: no snapshots (`--start=wheel`)."""
     pyodide_rel = assets.copy_pyodide(stage)
-    with ThreadPoolExecutor(max_workers=1) as pool:  # lzma lets go of the GIL: beside the snapshots
-        wasm = pool.submit(wasm_stream, cache_root())
-        folder, token = start_files(models, cache_root(), measured, snapshots)
-        shutil.copyfile(wasm.result(), stage / pyodide_rel / assets.WASM_XZ)
+    # Both from the cache, where the build's StartFilesMaker made them side by side (pipeline.py).
+    folder, token = start_files(models, cache_root(), measured, snapshots)
+    shutil.copyfile(wasm_stream(cache_root()), stage / pyodide_rel / assets.WASM_XZ)
     py = stage / "py"
     py.mkdir(exist_ok=True)
 
