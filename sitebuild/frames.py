@@ -27,8 +27,8 @@ HERE = Path(__file__)
 # the machine in a bar at the top and the bench a sheet over the text.
 PAGE_BESIDE_WIDTH = 56.25
 PAGE_BESIDE_HEIGHT = 35
-# Beside the text, windows under 56rem tall set the Play row beside the machine and fold the
-# settings behind one button. Under 62rem the panels are set tighter (a wide bench's tabs too), and
+# Beside the text, windows under 56rem tall set the Play row beside the machine (under it, across
+# the bench, where the bench is under BENCH_NARROW) and fold the settings behind one button. Under 62rem the panels are set tighter (a wide bench's tabs too), and
 # from WIDE_WINDOW wide, a desktop monitor's window, the settings fold as well: beside a full
 # measure of text its bench is --bench-wide from 106.5rem (the machine at the left, everything else
 # in one column beside it, which cannot hold five rows of settings and a panel); folding a little

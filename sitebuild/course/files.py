@@ -92,5 +92,6 @@ def package_files(site: Path, lang: str, page: str) -> dict[str, bytes]:
     if mjs:
         raise BuildError(f"the course package would hold {', '.join(mjs)}: an LMS serves .mjs as "
                          "application/octet-stream, which a module import refuses",
-                         fix="give it a name an LMS serves as JavaScript (sitebuild/profiles.py says why)")
+                         fix="give it a name an LMS serves as JavaScript: LMS_NAMES in sitebuild/startup/pyodide_adapter.mjs "
+                             "(sitebuild/profiles.py says why)")
     return files

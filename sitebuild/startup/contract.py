@@ -14,7 +14,8 @@ It reaches the page as JSON in the boot script's `data-contract` attribute (`pag
 sim-boot.js makes the client's options and the start message from the fields it lists and puts the
 names of the stages, marks and failures into the start message; sim-worker.js posts no stage, mark
 or failure the message does not name; sim-client.js reports no failure the contract lacks; and
-bench/status.js words every stage and failure (a test holds its table to this one).
+bench/status.js words every stage and failure with the string keys the contract gives it
+(stageWords, failureWords), which the build checks in every language (`words`, sitebuild/js_strings.py).
 docs/bench-protocol.md's tables of the contract are made from it (sitebuild/doc_tables.py).
 """
 

@@ -447,9 +447,9 @@ def test_reduced_motion_animates_nothing(shared_bench):
 
 
 def test_a_view_that_throws_is_reported_and_the_bench_goes_on(shared_bench):
-    """A listener that throws (as the live summary did on a rule it did not know) is
-    reported as the page's error, and the actions after it still run: before, the store's queue
-    stayed 'running' for good and every later action waited forever."""
+    """A listener that throws (say, a summary given a rule it does not know) is reported as the
+    page's error, and the actions after it still run: the store's queue never stays 'running' with
+    every later action waiting behind it."""
     page = shared_bench("en")
     reset(page)
     page.console_errors.clear()

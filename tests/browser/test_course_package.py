@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from helpers.benchpage import PYODIDE_TIMEOUT_MS, KeptPages
+from helpers.benchpage import PYODIDE_TIMEOUT_MS, KeptPages, run
 from helpers.clipcheck import CLIPPED, FRAMES, LAUNCHER_SCOPE, SCOPE, cut, in_dark
 from sitebuild.course.files import modules
 
@@ -243,7 +243,7 @@ def test_package_completes_and_resumes_in_an_lms(new_page, lms):
         assert cmi(page, "cmi.core.lesson_location") == anchor
     assert sco.locator("#launcher-progress").inner_text().startswith("Completed")
     # A state of the bench's own, to come back: γ = 2 and one more step.
-    embed(page).evaluate("window.specdecBench.run([{type: 'set', name: 'gamma', value: 2}, {type: 'step'}])")
+    run(embed(page), [{"type": "set", "name": "gamma", "value": 2}, {"type": "step"}])
     page.wait_for_function("String(window.API.LMSGetValue('cmi.suspend_data')).includes('gamma=2')")
     suspend = cmi(page, "cmi.suspend_data")
     assert len(suspend) <= 4096
@@ -349,7 +349,7 @@ def test_the_launcher_fills_each_player_and_every_way_to_a_chapter_shows_its_hea
             embed(page).evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")  # read to the end
             go()
             sco.frame_locator("#launcher-frame").locator(f"section#{anchor}.b-shown").wait_for(state="attached")
-            launcher.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            launcher.evaluate(FRAMES)
             seen = launcher.evaluate(f"(_) => ({IN_LAUNCHER})()")
             top = max(seen["frameTop"], seen["barBottom"])
             assert seen["chapter"] == anchor, (where, way, seen)
@@ -416,7 +416,7 @@ def test_nothing_the_launcher_shows_is_cut_in_any_player(launchers, lang):
     sco = page.frame_locator("#sco")
     play_in(page, 952, 666)
     sco.locator("#launcher-chapter").select_option("onebyone")
-    embed(page).evaluate("window.specdecBench.run([{type: 'step'}, {type: 'step'}, {type: 'step'}])")
+    run(embed(page), [{"type": "step"}] * 3)
     sco.locator("#launcher-next").click()
     sco.frame_locator("#launcher-frame").locator("section#batch.b-shown").wait_for(state="attached")
     bar, bench = launcher_frame(page), embed(page)

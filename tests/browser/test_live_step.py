@@ -28,7 +28,7 @@ new MutationObserver((records) => {
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_step_runs_in_pyodide_in_the_page_and_nothing_leaves_the_site(page, site_url, lang):
-    # The first live proof now lives in the bench: its "One step" button runs the sim in Pyodide.
+    # The live proof is the bench's: its "One step" button runs the sim in Pyodide.
     # The same page's start is watched for same-word rewrites (a MutationObserver reads, changes nothing).
     page.add_init_script(SAME_TEXT_REWRITES)
     page.goto(f"{site_url}{lang}/specdec/")

@@ -67,7 +67,6 @@ def open_page(browser, site_url, lang, route=None, init_script=None, live=True):
     return context, page
 
 
-
 @pytest.fixture(scope="module")
 def live_en(shared_contexts, site_url):
     """One first visit of en/specdec/ (a page of the shared desktop context), gone live: the page
@@ -326,9 +325,6 @@ def test_when_the_decoding_workers_download_fails_the_sim_worker_fetches_the_sna
     assert not page.console_errors, page.console_errors
     context.close()
 
-
-# A blocked snapshot's fallback (its warning and mark, the wheel and model fetched, a step on it) is
-# checked on test_pyodide_parity.py's wheel pages, which start that way for their traces.
 
 
 @pytest.mark.adapter("startPython", "installPackage", "startPyodide", "unpackWheel", "write_pyc_zip")

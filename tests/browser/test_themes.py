@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.benchpage import LIVE, PYODIDE_TIMEOUT_MS, KeptPages, add_axe, embed_load, settle, without_python
+from helpers.benchpage import KeptPages, add_axe, embed_load, open_bench, without_python
 
 pytestmark = [pytest.mark.browser, pytest.mark.long(35)]
 
@@ -66,9 +66,7 @@ def embed_pages(shared_contexts, site_url):
 
     def open_embed(lang):
         page = shared_contexts.page(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
-        page.goto(site_url + path.format(lang=lang))
-        page.wait_for_selector(LIVE, timeout=PYODIDE_TIMEOUT_MS, state="attached")
-        settle(page)
+        open_bench(page, site_url + path.format(lang=lang))
         add_axe(page)
         return page
 
@@ -124,11 +122,13 @@ def test_the_embeds_theme_overrides_the_readers_setting(new_page, embed_pages, s
     page = embed_pages("en")
     page.emulate_media(color_scheme=scheme)
     assert page.locator("html").get_attribute("data-theme") is None
-    embed_load(page, f"?theme={theme}")
-    assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
-    assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
-    embed_load(page, "")  # the reader's own colours again, for the module's other tests
-    page.emulate_media(color_scheme="null")
+    try:
+        embed_load(page, f"?theme={theme}")
+        assert page.locator("html").get_attribute("data-theme") == theme.lower()  # as the sim read it
+        assert (page.evaluate(COLOURS)["luminance"] < 0.05) == dark
+    finally:  # the reader's own colours again, for the module's other tests (a failed case included)
+        embed_load(page, "")
+        page.emulate_media(color_scheme="null")
 
 
 def test_the_axe_check_catches_a_real_problem(new_page, site_url):

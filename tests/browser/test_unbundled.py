@@ -20,11 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.long(30)]
 
 
 @pytest.fixture(scope="module")
-def bundled(live_pages):
-    return live_pages.for_module("desktop")
-
-
-@pytest.fixture(scope="module")
 def unbundled_url(tmp_path_factory):
     site = tmp_path_factory.mktemp("unbundled") / "_site"
     build(Options(out=site, corpus=corpus_dir(), force=True, bundled=False))  # the start files from .cache/
@@ -46,12 +41,12 @@ def reader_sees(page) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_unbundled_and_the_bundled_site_behave_alike(new_page, bundled, unbundled_url, built_site, lang):
+def test_the_unbundled_and_the_bundled_site_behave_alike(new_page, shared_bench, unbundled_url, built_site, lang):
     unbundled, folder = unbundled_url
     assert (folder / "static/js/bench/bench.js").is_file() and not list(folder.glob("static/js/chunk-*.js"))
     assert list(built_site.glob("static/js/chunk-*.js")) and not (built_site / "static/js/bench/bench.js").exists()
     seen = {}
-    page = bundled(lang)
+    page = shared_bench(lang)
     page.errors.clear()  # its uncaught exceptions (conftest.LivePages)
     reset(page, "?seed=7")
     seen["bundled"] = reader_sees(page)

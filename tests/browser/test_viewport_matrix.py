@@ -10,8 +10,8 @@ and, beside the text, the open panel ends inside the window, nothing scrolls, an
 control of the bench has another box drawn over it (tests/helpers/clipcheck.py's COVERED; read in
 light, as the scheme moves no box). The frames show the default state; a link with a state (three
 greedy passes) is read beside the text at 1366 x 657 and 1920 x 940 with its readouts open, with
-all of clipcheck.CLIPPED; and a box laid over Play shows that COVERED finds a cover (and not the
-same box made clear).
+all of clipcheck.CLIPPED; and a box laid over Play, or over a word of the machine, shows that
+COVERED finds a cover (and not the same box made clear).
 
 Cheap by design: one live page per language and kind of device (desktop, or phone with touch),
 resized from frame to frame and switched between colour schemes, so Python starts four times."""
@@ -324,8 +324,8 @@ def test_a_link_with_a_state_shows_its_readouts_whole_beside_the_text(matrix_pag
     assert found == [], "\n".join(found)
 
 
-# A box as large as Play laid over it from outside the bench (fixed, as a bar over the page would
-# be), with the colour given.
+# A box as large as the element `selector` names, laid over it from outside the bench (fixed, as a
+# bar over the page would be), with the colour given.
 OVER = """([selector, colour]) => {
     const under = document.querySelector(selector).getBoundingClientRect();
     const box = Object.assign(document.createElement('div'), { className: 'over-it' });

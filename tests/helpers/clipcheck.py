@@ -31,7 +31,7 @@ finds a text drawn in (nearly) the colour it is drawn on; in_dark runs both in b
 
 The same scripts serve tests/browser/test_clip_sweep.py, the launcher's sweep in
 tests/browser/test_course_package.py, tests/browser/test_viewport_matrix.py (COVERED in every tab
-beside the text, CLIPPED with a link's state) and the screenshots' notes.
+beside the text, CLIPPED with a link's state).
 """
 
 from __future__ import annotations

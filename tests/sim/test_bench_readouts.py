@@ -54,8 +54,9 @@ def test_readouts_of_the_same_draft(sessions):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_greedy_readouts_do_not_count_a_loop_as_acceptance(sessions, sim_languages, lang):
-    """One long greedy run falls into a loop the draft predicts perfectly (English: alpha 0.998). The readouts count many short runs instead, each stopped when it
-    loops: the bigram draft's greedy alpha stays below 0.95 (en 0.61, zh 0.45)."""
+    """One long greedy run falls into a loop the draft predicts perfectly (English: alpha 0.998).
+    The readouts count many short runs instead, each stopped when it loops: the bigram draft's
+    greedy alpha stays below 0.95 (en 0.61, zh 0.45)."""
     language = sim_languages[lang]
     one_run = stats.measure(language, "bigram", gamma=4, n_tokens=2000, seed=bench.READOUT_SEED, greedy=True)
     got = ok(sessions[lang], "readouts", {"greedy": True})

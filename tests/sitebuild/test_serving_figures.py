@@ -153,7 +153,7 @@ def test_the_chapter_quotes_the_readouts_rates_as_they_print_them(lang):
     raw, texts = figs.raw(), figs.texts(lang)
     for name in ("bench_dar", "bench_dar_formula"):
         assert texts[name] == numbers.pct(raw[name])
-    # Power: the chapter's earlier writing (whole percents) differs here at the bench's defaults.
+    # Power: written in whole percents, the figure differs from the readout's at the bench's defaults.
     assert texts["bench_dar"] != f"{raw['bench_dar'] * 100:.0f}%"
 
 

@@ -1,6 +1,6 @@
 """The start contract (sitebuild/startup/contract.py) is declared once and read by the page's
-scripts: the page words every stage and failure with the words it
-gives, and the worker, the client and the boot script use no name it lacks."""
+scripts: the page words every stage and failure with the words it gives, and the worker, the
+client and the boot script use no name it lacks."""
 
 from __future__ import annotations
 

@@ -56,9 +56,10 @@ export class ControlsView {
     this.wireSettings();
   }
 
-  // Beside the text in a short window, the settings fold behind one button and open over the
-  // machine and the tape, above their button (frames.css), so that the open panel (the readouts
-  // they change) stays in view; Escape folds them again and gives focus back to the button.
+  // Beside the text where the bench is short of height (frames.css, --page-fold), the settings fold
+  // behind one button and open over the machine and the tape, above their button, so that the open
+  // panel (the readouts they change) stays in view; Escape folds them again and gives focus back to
+  // the button.
   wireSettings() {
     const toggle = this.form.querySelector(".b-settings-toggle");
     if (!toggle) return;

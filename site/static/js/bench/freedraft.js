@@ -1,7 +1,8 @@
 // A draft without a second model (draft lookup, suffix or heads): the prompt it searches, under the
-// controls (its menu shows for the drafts the setting names: controls.js), and the notes the panels give for a chosen guess (q a point mass) or, for the tubes, that
-// they apply to model drafts only (templates/_controls.html, _readouts.html, _exact.html, _tubes.html,
-// _bridge.html). view.prompt is null for a model draft; heads search no prompt.
+// controls (its menu shows for the drafts the setting names: controls.js), and the notes the panels
+// give for a chosen guess (q a point mass) or, for the tubes, that they apply to model drafts only
+// (templates/_controls.html, _readouts.html, _exact.html, _tubes.html, _bridge.html). view.prompt is
+// null for a model draft; heads search no prompt.
 import { text } from "./text.js";
 
 const SHOWN = 120; // characters of the prompt quoted

@@ -2,7 +2,7 @@
 // (#ui-strings, the page's language); every one is read through text() whose first argument is
 // a string literal (the key), so a build check can find each key and make sure both languages
 // have it.
-// Settings map to keys through object literals (parts.js's PART_NAMES), never by building a key.
+// A choice among keys is an object literal naming each key (parts.js's PART_NAMES), never a key built from parts.
 // The one other way in is declaredText: a key that a table of the build declares and hands the
 // page in its data (the start contract's words for each stage and failure), which the build
 // checks where it is declared (sitebuild/js_strings.py, `declared`).
